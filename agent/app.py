@@ -1,0 +1,43 @@
+"""The one factory that assembles the interviewer: the CLI, the TUI and the tests all use it."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+from agent.brain import Brain, OfflineBrain
+from agent.graph import InterviewContext, builder
+from agent.retrieval import Retriever, make_retriever
+from agent.runner import Interview, open_checkpointer
+from agent.sessions import SessionIndex
+from knowledge.bank import Bank, load_bank
+from knowledge.settings import Settings
+
+
+@dataclass
+class Services:
+    settings: Settings
+    bank: Bank
+    index: SessionIndex
+    graph: Any
+    context: InterviewContext
+
+    def interview(self, session_id: str | None = None) -> Interview:
+        return Interview(self.graph, self.context, self.index, session_id or Interview.new_id())
+
+
+def make_brain(settings: Settings) -> Brain:
+    return OfflineBrain(settings.interview.answer_limit_chars)
+
+
+@contextlib.asynccontextmanager
+async def open_services(settings: Settings, *, brain: Brain | None = None,
+                        retriever: Retriever | None = None) -> AsyncIterator[Services]:
+    bank = load_bank()
+    index = SessionIndex(settings.sessions_db)
+    context = InterviewContext(bank=bank, brain=brain or make_brain(settings),
+                               retriever=retriever or make_retriever(settings))
+    async with open_checkpointer(settings) as saver:
+        yield Services(settings, bank, index, builder.compile(checkpointer=saver), context)

@@ -1,0 +1,53 @@
+"""The brain: the thinking parts of the interviewer, behind one small protocol.
+
+The graph only ever talks to a Brain; the offline one is the default, an LLM one plugs in with
+the same two calls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from agent.scoring import RubricScorer
+from agent.state import Assessment, Decision, Reference
+from agent.wording import phrase
+from knowledge.models import Question
+
+TokenSink = Callable[[str], None]
+
+
+class Brain(Protocol):
+    name: str
+
+    async def assess(self, question: Question, answer: str, prior: Assessment | None) -> Assessment:
+        """Judge one answer against the rubric; depth is cumulative over `prior`."""
+        ...
+
+    async def write(
+        self,
+        question: Question,
+        decision: Decision,
+        assessment: Assessment,
+        references: list[Reference],
+        lang: str,
+        turn_number: int,
+        on_token: TokenSink | None = None,
+    ) -> str:
+        """The follow-up or hint for the decision's target; streamed through `on_token` if it can."""
+        ...
+
+
+class OfflineBrain:
+    """Rubric scoring and the bank's probes, phrased from our templates. No model, no network."""
+
+    name = "offline"
+
+    def __init__(self, answer_limit_chars: int = 20_000):
+        self._scorer = RubricScorer(answer_limit_chars)
+
+    async def assess(self, question: Question, answer: str, prior: Assessment | None) -> Assessment:
+        return self._scorer.assess(question, answer, prior)
+
+    async def write(self, question, decision, assessment, references, lang, turn_number, on_token=None) -> str:
+        return phrase(question, decision, assessment, references, lang, turn_number)

@@ -1,0 +1,164 @@
+"""The `rl-interview` command: the TUI by default, and subcommands for everything it can do."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, Literal
+
+import typer
+
+from knowledge.cli import bank_app, fail, kb_app
+from knowledge.settings import Settings, SettingsError, load_settings
+
+app = typer.Typer(
+    help="rl-interview: an offline mock-interview coach for RL post-training and infrastructure jobs.",
+    invoke_without_command=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.add_typer(bank_app, name="bank")
+app.add_typer(kb_app, name="kb")
+LATEST = "latest"
+
+
+def settings_or_exit() -> Settings:
+    try:
+        return load_settings()
+    except SettingsError as exc:
+        raise fail(str(exc)) from None
+
+
+@app.callback()
+def root(ctx: typer.Context) -> None:
+    """Without a command: open the interview room (the TUI) in a terminal, a plain session otherwise."""
+    if ctx.invoked_subcommand is None:
+        ctx.invoke(interview, plain=not sys.stdout.isatty())
+
+
+@app.command()
+def interview(
+    plain: Annotated[bool, typer.Option("--plain", help="Plain text in the terminal or a pipe, no TUI.")] = False,
+    jsonl: Annotated[bool, typer.Option("--jsonl", help="With --plain: one JSON event per line.")] = False,
+    resume: Annotated[str | None, typer.Option("--resume", help="Continue the latest (or the named) unfinished session.")] = None,
+    questions: Annotated[int | None, typer.Option("--questions", min=1, max=35, help="How many questions (default 6).")] = None,
+    section: Annotated[Literal["algorithm", "infrastructure", "both"], typer.Option("--section")] = "both",
+    question: Annotated[list[str] | None, typer.Option("--question", help="Ask this question (repeatable, in order).")] = None,
+    topic: Annotated[str | None, typer.Option("--topic", help="Only questions on this topic.")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Make the question plan reproducible.")] = None,
+    lang: Annotated[Literal["en", "zh"] | None, typer.Option("--lang", help="Language of the interviewer.")] = None,
+) -> None:
+    """Run a mock interview."""
+    from agent.planning import PlanRequest
+
+    settings = settings_or_exit()
+    request = PlanRequest(questions=questions or settings.interview.questions, section=section,
+                          ids=question or [], topic=topic, seed=seed)
+    if not plain:
+        from tui.app import run_tui
+
+        run_tui(settings, request=request, lang=lang, resume=resume)
+        return
+    status = _run(_plain_session(settings, request, lang or settings.interview.lang, resume, jsonl))
+    raise typer.Exit(0 if status in ("finished", "ended", "paused") else 1)
+
+
+def _run(coroutine):
+    from agent.planning import PlanError
+    from agent.sessions import SessionDBError
+
+    try:
+        return asyncio.run(coroutine)
+    except (PlanError, SessionDBError) as exc:
+        raise fail(str(exc)) from None
+
+
+async def _plain_session(settings: Settings, request, lang: str, resume: str | None, jsonl: bool) -> str:
+    from agent.app import open_services
+    from agent.plain import LineReader, Renderer, drive
+
+    sys.stdout.reconfigure(encoding="utf-8", errors="replace")
+    async with open_services(settings) as services:
+        renderer = Renderer(sys.stdout, jsonl, services.bank)
+        if resume:
+            row = services.index.latest_unfinished() if resume == LATEST else services.index.get(resume)
+            if row is None or row.status != "active":
+                raise fail(f"no unfinished session {'' if resume == LATEST else resume + ' '}to resume; see: rl-interview sessions")
+            session = services.interview(row.id)
+            first = session.resume()
+        else:
+            request = request.model_copy(update={"recent": [] if request.ids else services.index.recent_questions()})
+            session = services.interview()
+            first = session.start(request, lang, settings.interview.max_follow_ups)
+        return await drive(session, first, LineReader(sys.stdin.buffer), renderer, settings.home / "reports")
+
+
+@app.command()
+def sessions(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+    """List past and unfinished sessions."""
+    from agent.sessions import SessionDBError, SessionIndex
+
+    try:
+        rows = SessionIndex(settings_or_exit().sessions_db).list()
+    except SessionDBError as exc:
+        raise fail(str(exc)) from None
+    if as_json:
+        sys.stdout.write(json.dumps([r.as_dict() for r in rows], indent=2) + "\n")
+        return
+    for r in rows:
+        depth = f"{r.average_depth:.2f}" if r.average_depth is not None else "-"
+        typer.echo(f"{r.id}  {r.started}  {r.status:<8}  avg depth {depth:>4}  {', '.join(r.plan)}")
+
+
+@app.command()
+def report(
+    session_id: Annotated[str | None, typer.Argument(help="Session id (default: the latest).")] = None,
+    fmt: Annotated[Literal["md", "json"], typer.Option("--format")] = "md",
+    out: Annotated[Path | None, typer.Option("--out", help="Write to this file instead of stdout.")] = None,
+) -> None:
+    """Export a session's report as Markdown or JSON (the JSON has the full transcript)."""
+    text = _run(_report_text(settings_or_exit(), session_id, fmt))
+    if out:
+        out.write_text(text, encoding="utf-8")
+        typer.echo(f"wrote {out}")
+    else:
+        sys.stdout.write(text)
+
+
+async def _report_text(settings: Settings, session_id: str | None, fmt: str) -> str:
+    from agent.app import open_services
+    from agent.report import build_report, to_markdown
+
+    async with open_services(settings) as services:
+        rows = services.index.list()
+        row = services.index.get(session_id) if session_id else (rows[0] if rows else None)
+        if row is None:
+            raise fail(f"no session {session_id or ''} found; see: rl-interview sessions")
+        state = await services.interview(row.id).state()
+        built = build_report(state, services.bank)
+        return built.model_dump_json(indent=2) + "\n" if fmt == "json" else to_markdown(built, services.bank, row.lang)
+
+
+def _optional_resume_value(argv: list[str]) -> list[str]:
+    """`--resume` may stand alone (the latest session) or take an id; click options cannot."""
+    out = list(argv)
+    for i, arg in enumerate(out):
+        if arg == "--resume" and (i + 1 == len(out) or out[i + 1].startswith("-")):
+            out.insert(i + 1, LATEST)
+            break
+    return out
+
+
+def main() -> None:
+    """Run the CLI; an unexpected error is one line on stderr, never a traceback."""
+    try:
+        app(args=_optional_resume_value(sys.argv[1:]), prog_name="rl-interview")
+    except Exception as exc:  # the edge of the program: typed errors were handled by the commands
+        print(f"rl-interview: unexpected error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print("Set RL_INTERVIEW_DEBUG=1 to see the traceback.", file=sys.stderr)
+        if os.environ.get("RL_INTERVIEW_DEBUG"):
+            raise
+        sys.exit(1)

@@ -1,0 +1,207 @@
+"""The interviewer graph. `builder` is uncompiled: the app compiles it with AsyncSqliteSaver, tests
+with InMemorySaver. Routing lives in each node's `Command[Literal[...]]` signature.
+
+plan -> ask -(answer)-> retrieve -> assess -> decide -(probe/hint)-> follow_up -> ask
+                                                    \\-(move on)-> close -> ask (next) | report
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
+from langgraph.types import Command, interrupt
+
+from agent.brain import Brain
+from agent.planning import make_plan
+from agent.policy import Progress, decide
+from agent.retrieval import Retriever
+from agent.state import (
+    Assessment,
+    CandidateAction,
+    Flag,
+    InterviewState,
+    Pending,
+    QuestionSummary,
+    Reference,
+    Turn,
+)
+from agent.text import HINT_REQUEST
+from knowledge.bank import Bank
+
+
+@dataclass(frozen=True)
+class InterviewContext:
+    """The collaborators every node uses; passed at invocation, never stored in the checkpoint."""
+
+    bank: Bank
+    brain: Brain
+    retriever: Retriever
+
+
+def _emit(runtime: Runtime[InterviewContext], event: dict[str, Any]) -> None:
+    runtime.stream_writer(event)
+
+
+def _new_question(state: InterviewState, position: int, bank: Bank) -> dict[str, Any]:
+    qid = state["plan"][position]
+    return {
+        "position": position,
+        "pending": Pending(question=qid, kind="ask", text=bank[qid].prompt.get(state.get("lang", "en"))),
+        "assessment": None,
+        "probed": [],
+        "follow_ups": 0,
+        "stalls": 0,
+        "hinted": False,
+        "references": [],
+    }
+
+
+def plan(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Literal["ask"]]:
+    """Choose the session's questions (an explicit plan in the input wins)."""
+    bank = runtime.context.bank
+    questions = state.get("plan") or make_plan(bank, state["request"])
+    started = {**state, "plan": questions}
+    return Command(
+        update={"plan": questions, "turns": [], "summaries": [], "status": "active", "ending": False,
+                **_new_question(started, 0, bank)},
+        goto="ask",
+    )
+
+
+def ask(state: InterviewState) -> Command[Literal["ask", "retrieve", "close"]]:
+    """Wait for the candidate. The reply lands in `turns` (and so in the checkpoint) before anything
+    else happens with it."""
+    pending = state["pending"]
+    reply = interrupt({
+        **pending.model_dump(),
+        "number": state["position"] + 1,
+        "of": len(state["plan"]),
+        "turn": len(state["turns"]),
+        "follow_ups": state["follow_ups"],
+    })
+    action = CandidateAction(reply.get("action", "answer"))
+    text = str(reply.get("text", ""))
+    if action is CandidateAction.repeat:
+        return Command(goto="ask")
+    if action is CandidateAction.end:
+        return Command(update={"ending": True}, goto="close")
+    if action is CandidateAction.answer and HINT_REQUEST.search(text) and len(text) < 80:
+        action = CandidateAction.hint
+    turn = Turn(question=pending.question, kind=pending.kind, asked=pending.text, target=pending.target,
+                action=action, answer=text)
+    return Command(update={"turns": [*state["turns"], turn]}, goto="retrieve")
+
+
+def retrieve(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Literal["assess"]]:
+    """Reference material for the question, and the chunks closest to what the candidate said."""
+    qid = state["pending"].question
+    said = state["turns"][-1].answer
+    base = state.get("references") or runtime.context.retriever.references(qid)
+    near = runtime.context.retriever.references(qid, said, k=2) if said.strip() else []
+    merged: dict[tuple[str, str], Reference] = {(r.source, r.text): r for r in [*near, *base]}
+    return Command(update={"references": list(merged.values())}, goto="assess")
+
+
+async def assess(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Literal["decide"]]:
+    turn = state["turns"][-1]
+    question = runtime.context.bank[turn.question]
+    prior = state.get("assessment")
+    if turn.action is CandidateAction.answer or (turn.action is CandidateAction.hint and turn.answer.strip()):
+        assessment = await runtime.context.brain.assess(question, turn.answer, prior)
+    else:
+        assessment = _unchanged(question.id, prior, turn.action)
+    gained = assessment.depth > (prior.depth if prior else 0) or bool(assessment.new)
+    stalls = 0 if gained or turn.kind == "ask" else state["stalls"] + 1
+    _emit(runtime, {
+        "type": "assessment", "question": question.id, "depth": assessment.depth,
+        "covered": [e.key_point for e in assessment.covered], "missed": assessment.missed,
+        "flags": [f.value for f in assessment.flags], "brain": assessment.brain,
+        "fallback_reason": assessment.fallback_reason,
+    })
+    updated = turn.model_copy(update={"assessment": assessment})
+    return Command(update={"turns": [*state["turns"][:-1], updated], "assessment": assessment, "stalls": stalls},
+                   goto="decide")
+
+
+def _unchanged(qid: str, prior: Assessment | None, action: CandidateAction) -> Assessment:
+    """A turn with nothing to judge (a hint request, a skip, "I don't know")."""
+    flags = [Flag.dont_know] if action is CandidateAction.idk else []
+    if prior:
+        return prior.model_copy(update={"answer_depth": 0, "new": [], "misconceptions": [], "flags": flags})
+    return Assessment(question=qid, depth=0, answer_depth=0, flags=flags, reason="Depth 0 (nothing shown yet).")
+
+
+def decide_next(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Literal["follow_up", "close"]]:
+    turn = state["turns"][-1]
+    question = runtime.context.bank[turn.question]
+    progress = Progress(follow_ups=state["follow_ups"], max_follow_ups=state["max_follow_ups"],
+                        stalls=state["stalls"], probed=tuple(state["probed"]), hinted=state["hinted"])
+    decision = decide(question, state["assessment"], turn.action, progress)
+    updated = turn.model_copy(update={"decision": decision})
+    return Command(update={"turns": [*state["turns"][:-1], updated]},
+                   goto="close" if decision.action == "move_on" else "follow_up")
+
+
+async def follow_up(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Literal["ask"]]:
+    turn = state["turns"][-1]
+    decision = turn.decision
+    question = runtime.context.bank[turn.question]
+    text = await runtime.context.brain.write(
+        question, decision, state["assessment"], state["references"], state.get("lang", "en"),
+        state["follow_ups"], on_token=lambda token: _emit(runtime, {"type": "token", "text": token}),
+    )
+    kind = "hint" if decision.action == "hint" else "follow_up"
+    return Command(
+        update={
+            "pending": Pending(question=question.id, kind=kind, text=text, target=decision.target),
+            "probed": [*state["probed"], decision.target],
+            "follow_ups": state["follow_ups"] + 1,
+            "hinted": state["hinted"] or kind == "hint",
+        },
+        goto="ask",
+    )
+
+
+def close(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Literal["ask", "report"]]:
+    """Sum up the question; then the next one, or the report."""
+    bank = runtime.context.bank
+    qid = state["pending"].question
+    turns = [t for t in state["turns"] if t.question == qid]
+    summaries = state["summaries"]
+    if turns:
+        assessment = state.get("assessment") or _unchanged(qid, None, CandidateAction.skip)
+        all_misconceptions = {m.misconception: m for t in turns if t.assessment for m in t.assessment.misconceptions}
+        summary = QuestionSummary(
+            question=qid, depth=assessment.depth, reason=assessment.reason, covered=assessment.covered,
+            missed=assessment.missed if assessment.covered else [kp.id for kp in bank[qid].key_points],
+            misconceptions=list(all_misconceptions.values()), model_answer=bank[qid].model_answer,
+            references=state.get("references") or runtime.context.retriever.references(qid),
+            skipped=all(t.action is CandidateAction.skip for t in turns),
+        )
+        summaries = [*summaries, summary]
+        _emit(runtime, {"type": "question_done", "question": qid, "depth": summary.depth})
+    position = state["position"] + 1
+    if state.get("ending") or position >= len(state["plan"]):
+        return Command(update={"summaries": summaries}, goto="report")
+    return Command(update={"summaries": summaries, **_new_question(state, position, bank)}, goto="ask")
+
+
+def report(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Literal["__end__"]]:
+    status = "ended" if state.get("ending") else "finished"
+    _emit(runtime, {"type": "session_done", "session_id": state["session_id"], "status": status})
+    return Command(update={"status": status, "pending": None}, goto=END)
+
+
+builder = StateGraph(InterviewState, context_schema=InterviewContext)
+builder.add_node("plan", plan)
+builder.add_node("ask", ask)
+builder.add_node("retrieve", retrieve)
+builder.add_node("assess", assess)
+builder.add_node("decide", decide_next)
+builder.add_node("follow_up", follow_up)
+builder.add_node("close", close)
+builder.add_node("report", report)
+builder.add_edge(START, "plan")

@@ -1,0 +1,116 @@
+"""The plain front end: a session in a plain terminal or a pipe, as text or one JSON event per line.
+
+An answer ends at an empty line (or at the end of input). A line `/hint`, `/skip`, `/idk`,
+`/repeat`, `/quit` or `/end` at the start of an answer acts at once. `/quit` leaves the session
+resumable; `/end` ends it with a report.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import IO
+
+from agent.report import build_report, to_markdown
+from agent.runner import Event, Interview
+from agent.state import CandidateAction
+from agent.text import clean_for_display
+from knowledge.bank import Bank
+
+COMMANDS = {f"/{a.value}": a for a in CandidateAction if a is not CandidateAction.answer} | {"/quit": None}
+
+
+class LineReader:
+    """Reads stdin as bytes, so invalid UTF-8 becomes U+FFFD instead of an exception."""
+
+    def __init__(self, stream: IO[bytes]):
+        self.stream = stream
+
+    def reply(self) -> tuple[CandidateAction | None, str] | None:
+        """(action, text); (None, "") for /quit; None at the end of input with nothing typed."""
+        lines: list[str] = []
+        while True:
+            raw = self.stream.readline()
+            if not raw:
+                return (CandidateAction.answer, "\n".join(lines)) if lines else None
+            line = raw.decode("utf-8", errors="replace").rstrip("\r\n")
+            if not lines and line.strip() in COMMANDS:
+                return COMMANDS[line.strip()], ""
+            if not line.strip():
+                if lines:
+                    return CandidateAction.answer, "\n".join(lines)
+                continue
+            lines.append(line)
+
+
+class Renderer:
+    def __init__(self, out: IO[str], jsonl: bool, bank: Bank):
+        self.out = out
+        self.jsonl = jsonl
+        self.bank = bank
+
+    def show(self, event: Event) -> None:
+        if event.type == "token":
+            return  # streamed text is shown whole with its follow_up event in a plain terminal
+        if self.jsonl:
+            self.out.write(json.dumps({"type": event.type, **_public(event)}, ensure_ascii=False) + "\n")
+        else:
+            self.out.write(self._text(event))
+        self.out.flush()
+
+    def _text(self, event: Event) -> str:
+        d = event.data
+        if event.type in ("ask", "follow_up", "hint"):
+            head = f"[{d['number']}/{d['of']} {d['question']}]" if event.type == "ask" else f"[{event.type.replace('_', '-')}]"
+            return f"\n{head} {clean_for_display(d['text'])}\n> "
+        if event.type == "recovered":
+            return f"\n(recovered your saved reply to: {clean_for_display(d['text'])[:80]})\n"
+        if event.type == "assessment":
+            flags = f" ({', '.join(d['flags'])})" if d["flags"] else ""
+            return f"  depth so far: {d['depth']}/4{flags}\n"
+        if event.type == "question_done":
+            return f"  -> {d['question']} done at depth {d['depth']}/4\n"
+        if event.type == "session_done":
+            return f"\nSession {d['session_id']} {d.get('status', 'finished')}.\n"
+        return ""
+
+
+def _public(event: Event) -> dict:
+    d = dict(event.data)
+    if event.type in ("ask", "follow_up", "hint", "recovered"):
+        keys = ["question", "text"] + (["target"] if event.type != "ask" else []) + ["number", "of"]
+        if event.type == "recovered":
+            keys += ["action", "answer"]
+        d = {k: d.get(k) for k in keys}
+        d["text"] = clean_for_display(d["text"] or "")
+    return d
+
+
+async def drive(interview: Interview, first: AsyncIterator[Event], reader: LineReader, renderer: Renderer,
+                reports_dir: Path) -> str:
+    """Run the session until it finishes ("finished"/"ended") or the candidate leaves ("paused")."""
+    events = first
+    while True:
+        async for event in events:
+            renderer.show(event)
+            if event.type == "session_done":
+                await save_report(interview, renderer.bank, reports_dir)
+                return event.data.get("status", "finished")
+        if interview.waiting is None:
+            return "finished"
+        reply = reader.reply()
+        if reply is None or reply[0] is None:
+            if not renderer.jsonl:
+                renderer.out.write(f"\nPaused. Resume with: rl-interview interview --resume {interview.session_id}\n")
+            return "paused"
+        events = interview.submit(*reply)
+
+
+async def save_report(interview: Interview, bank: Bank, reports_dir: Path) -> Path:
+    report = build_report(await interview.state(), bank)
+    reports_dir.mkdir(parents=True, exist_ok=True)
+    path = reports_dir / f"{interview.session_id}.md"
+    path.write_text(to_markdown(report, bank), encoding="utf-8")
+    (reports_dir / f"{interview.session_id}.json").write_text(report.model_dump_json(indent=2), encoding="utf-8")
+    return path

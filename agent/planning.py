@@ -1,0 +1,77 @@
+"""Choosing a session's questions and their order."""
+
+from __future__ import annotations
+
+import random
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from knowledge.bank import Bank
+from knowledge.models import Question
+
+
+class PlanError(ValueError):
+    """A plan request that cannot be met; the message lists what is valid."""
+
+
+class PlanRequest(BaseModel):
+    questions: int = Field(default=6, ge=1, le=35)
+    section: Literal["algorithm", "infrastructure", "both"] = "both"
+    ids: list[str] = Field(default_factory=list)
+    """Explicit questions, asked in this order (overrides the other choices)."""
+    topic: str | None = None
+    seed: int | None = None
+    recent: list[str] = Field(default_factory=list)
+    """Questions from the candidate's last sessions: avoided unless nothing else is left."""
+
+
+def make_plan(bank: Bank, request: PlanRequest) -> list[str]:
+    if request.ids:
+        unknown = [qid for qid in request.ids if qid not in bank]
+        if unknown:
+            raise PlanError(f"unknown question id(s) {', '.join(unknown)}; valid ids: {', '.join(bank)}")
+        return list(dict.fromkeys(request.ids))
+    pool = [
+        q for q in bank.questions()
+        if (request.section == "both" or q.section == request.section)
+        and (request.topic is None or request.topic in q.topics)
+    ]
+    if not pool:
+        topics = sorted({t for q in bank.questions() for t in q.topics})
+        raise PlanError(f"no question matches section={request.section} topic={request.topic}; topics: {', '.join(topics)}")
+    rng = random.Random(request.seed)
+    fresh = [q for q in pool if q.id not in request.recent]
+    seen = [q for q in pool if q.id in request.recent]
+    rng.shuffle(fresh)
+    rng.shuffle(seen)
+    chosen = _balanced(fresh, request.questions, request.section)
+    if len(chosen) < request.questions:
+        chosen += seen[: request.questions - len(chosen)]
+    return [q.id for q in _order(chosen, rng)]
+
+
+def _balanced(pool: list[Question], n: int, section: str) -> list[Question]:
+    """Alternate sections when both are asked for, so a short session still covers both."""
+    if section != "both":
+        return pool[:n]
+    algo = [q for q in pool if q.section == "algorithm"]
+    infra = [q for q in pool if q.section == "infrastructure"]
+    out: list[Question] = []
+    while len(out) < n and (algo or infra):
+        for side in (algo, infra):
+            if side and len(out) < n:
+                out.append(side.pop(0))
+    return out
+
+
+def _order(questions: list[Question], rng: random.Random) -> list[Question]:
+    """Easier to harder, never two consecutive questions sharing a topic when that can be avoided."""
+    remaining = sorted(questions, key=lambda q: (q.difficulty, rng.random()))
+    ordered: list[Question] = []
+    while remaining:
+        last = set(ordered[-1].topics) if ordered else set()
+        pick = next((q for q in remaining if not last & set(q.topics)), remaining[0])
+        remaining.remove(pick)
+        ordered.append(pick)
+    return ordered

@@ -1,0 +1,103 @@
+"""The session report: per question, per topic, what to study next; as Markdown or JSON."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from pydantic import BaseModel
+
+from agent.state import InterviewState, QuestionSummary, Reference
+from agent.text import clean_for_display
+from agent.wording import excerpt
+from knowledge.bank import Bank
+
+
+class StudyItem(BaseModel):
+    question: str
+    key_point: str
+    statement: str
+    read: list[str]
+    """Reference sections to read, as "source › heading"."""
+
+
+class SessionReport(BaseModel):
+    session_id: str
+    status: str
+    questions: list[QuestionSummary]
+    topics: dict[str, float]
+    """Average depth per topic, strongest first."""
+    study_next: list[StudyItem]
+    transcript: list[dict[str, Any]]
+
+    @property
+    def average_depth(self) -> float | None:
+        return sum(q.depth for q in self.questions) / len(self.questions) if self.questions else None
+
+
+def build_report(state: InterviewState, bank: Bank) -> SessionReport:
+    summaries = state.get("summaries") or []
+    by_topic: dict[str, list[int]] = defaultdict(list)
+    for summary in summaries:
+        for topic in bank[summary.question].topics:
+            by_topic[topic].append(summary.depth)
+    topics = dict(sorted(((t, sum(d) / len(d)) for t, d in by_topic.items()), key=lambda kv: -kv[1]))
+    study: list[StudyItem] = []
+    for summary in sorted(summaries, key=lambda s: s.depth):
+        question = bank[summary.question]
+        for kp_id in summary.missed[:2]:
+            kp = question.key_point(kp_id)
+            study.append(StudyItem(question=question.id, key_point=kp.id, statement=kp.statement,
+                                   read=_sections(summary.references)))
+    transcript = [
+        {
+            "question": t.question, "kind": t.kind, "asked": t.asked, "target": t.target,
+            "action": t.action.value, "answer": t.answer,
+            "depth": t.assessment.depth if t.assessment else None,
+            "flags": [f.value for f in t.assessment.flags] if t.assessment else [],
+            "brain": t.assessment.brain if t.assessment else None,
+            "next": t.decision.action if t.decision else None,
+        }
+        for t in state.get("turns") or []
+    ]
+    return SessionReport(session_id=state["session_id"], status=state.get("status", "active"),
+                         questions=summaries, topics=topics, study_next=study[:6], transcript=transcript)
+
+
+def _sections(references: list[Reference]) -> list[str]:
+    return list(dict.fromkeys(f"{r.source} › {r.heading}" for r in references))[:2]
+
+
+def to_markdown(report: SessionReport, bank: Bank, lang: str = "en") -> str:
+    lines = [f"# Interview report {report.session_id}", "", f"Status: {report.status}", ""]
+    if report.average_depth is not None:
+        lines += [f"Average depth: {report.average_depth:.2f} / 4", ""]
+    lines += ["| # | question | depth | reason |", "|---|---|---|---|"]
+    for i, q in enumerate(report.questions, 1):
+        lines.append(f"| {i} | {q.question} | {q.depth} | {_cell(q.reason)} |")
+    if report.topics:
+        lines += ["", "## Topics", ""]
+        lines += [f"- {topic}: {'█' * round(avg * 4)}{'░' * (16 - round(avg * 4))} {avg:.1f}" for topic, avg in report.topics.items()]
+    for q in report.questions:
+        question = bank[q.question]
+        lines += ["", f"## {q.question}: {question.prompt.get(lang)}", "", f"**Depth {q.depth}.** {q.reason}", ""]
+        if q.covered:
+            lines.append("Shown:")
+            lines += [f"- {e.key_point} (level {e.level}): “{excerpt(e.quote, 160)}”" for e in q.covered]
+        if q.missed:
+            lines.append("Not shown:")
+            lines += [f"- {kp} (level {question.key_point(kp).level}): {question.key_point(kp).statement}" for kp in q.missed]
+        if q.misconceptions:
+            lines.append("Misconceptions:")
+            lines += [f"- “{excerpt(m.quote, 160)}” → {m.correction}" for m in q.misconceptions]
+        lines += ["", "Model answer:", "", q.model_answer.strip()]
+        if q.references:
+            lines += ["", "References:"] + [f"- {r}" for r in _sections(q.references)]
+    if report.study_next:
+        lines += ["", "## Study next", ""]
+        lines += [f"- {s.question} / {s.key_point}: {s.statement} (read: {'; '.join(s.read) or 'the model answer'})" for s in report.study_next]
+    return clean_for_display("\n".join(lines)) + "\n"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")

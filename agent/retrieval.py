@@ -1,0 +1,71 @@
+"""Reference material for the interviewer: from the knowledge store when it is built, else straight
+from our shipped notes (so a first session never waits for an index build)."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Protocol
+
+from agent.state import Reference
+from knowledge.bank import NOTES_DIR
+from knowledge.chunking import chunk_text
+from knowledge.documents import read_document
+
+
+class Retriever(Protocol):
+    def references(self, question_id: str, said: str = "", k: int = 4) -> list[Reference]:
+        """Chunks for the question; when the candidate said something, the chunks closest to it first."""
+        ...
+
+
+class NotesRetriever:
+    """Our notes, chunked in memory and ranked lexically within the question."""
+
+    def __init__(self, max_tokens: int = 320):
+        self.max_tokens = max_tokens
+
+    @cached_property
+    def _by_question(self) -> dict[str, list[Reference]]:
+        out: dict[str, list[Reference]] = {}
+        for path in sorted(NOTES_DIR.glob("*.md")):
+            doc = read_document(path, max_bytes=2_000_000)
+            qid = doc.question_id or path.stem
+            out[qid] = [
+                Reference(source=doc.key, heading=c.heading, text=c.text, question_id=qid)
+                for c in chunk_text(doc.text, self.max_tokens, title=doc.title)
+            ]
+        return out
+
+    def references(self, question_id: str, said: str = "", k: int = 4) -> list[Reference]:
+        chunks = self._by_question.get(question_id, [])
+        if not said.strip() or len(chunks) <= k:
+            return chunks[:k]
+        from knowledge.lexical import LexicalIndex
+
+        scores = LexicalIndex([f"{c.heading}\n{c.text}" for c in chunks]).scores(said)
+        order = sorted(range(len(chunks)), key=lambda i: -scores[i])
+        return [chunks[i] for i in order[:k]]
+
+
+class StoreRetriever:
+    """The knowledge store: the question's chunks, re-ranked by what the candidate said."""
+
+    def __init__(self, store):
+        self.store = store
+
+    def references(self, question_id: str, said: str = "", k: int = 4) -> list[Reference]:
+        hits = self.store.search(said, k, question_id=question_id) if said.strip() else self.store.for_question(question_id, k)
+        return [Reference(source=h.source, heading=h.heading, text=h.text, question_id=h.question_id) for h in hits]
+
+
+def make_retriever(settings) -> Retriever:
+    """The store if it has been built with the configured embedding; otherwise our notes directly."""
+    from knowledge.store import KnowledgeStore, StoreError
+
+    store = KnowledgeStore(settings)
+    try:
+        if store.status()["chunks"]:
+            return StoreRetriever(store)
+    except StoreError:
+        pass
+    return NotesRetriever(settings.knowledge.chunk_tokens)

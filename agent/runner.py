@@ -1,0 +1,134 @@
+"""Driving one interview session from a front end: start or resume it, submit the candidate's
+replies, and receive what the interviewer does as events.
+
+Every reply is written to the session index's inbox before the graph sees it; on resume, a reply
+the graph never received is submitted again, so a kill at any point loses nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from langgraph.types import Command
+
+from agent.graph import InterviewContext
+from agent.planning import PlanRequest
+from agent.sessions import SessionDBError, SessionIndex
+from agent.state import CandidateAction, InterviewState
+
+INTERRUPT_KINDS = ("ask", "follow_up", "hint")
+
+
+@dataclass(frozen=True)
+class Event:
+    """ask / follow_up / hint (the interviewer waits), token, assessment, question_done,
+    session_done, recovered (a saved reply is being submitted again)."""
+
+    type: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+class Interview:
+    def __init__(self, graph: Any, context: InterviewContext, index: SessionIndex, session_id: str):
+        self.graph = graph
+        self.context = context
+        self.index = index
+        self.session_id = session_id
+        self.config = {"configurable": {"thread_id": session_id}}
+        self.waiting: dict[str, Any] | None = None
+        """The interviewer turn waiting for a reply, as last emitted."""
+
+    @classmethod
+    def new_id(cls) -> str:
+        return uuid.uuid4().hex[:12]
+
+    async def state(self) -> InterviewState:
+        snapshot = await self.graph.aget_state(self.config)
+        return snapshot.values
+
+    async def start(self, request: PlanRequest, lang: str, max_follow_ups: int) -> AsyncIterator[Event]:
+        from agent.planning import make_plan
+
+        plan = make_plan(self.context.bank, request)
+        self.index.create(self.session_id, plan, lang, self.context.brain.name)
+        payload = {"session_id": self.session_id, "request": request, "plan": plan, "lang": lang,
+                   "max_follow_ups": max_follow_ups}
+        async for event in self._run(payload):
+            yield event
+
+    async def resume(self) -> AsyncIterator[Event]:
+        """Continue exactly where the session stopped, re-submitting a saved but unprocessed reply."""
+        snapshot = await self.graph.aget_state(self.config)
+        if not snapshot.values:
+            raise SessionDBError(f"session {self.session_id} has no saved state")
+        if snapshot.interrupts:
+            turn = snapshot.interrupts[0].value["turn"]
+            saved = self.index.saved_answer(self.session_id, turn)
+            if saved:
+                self.waiting = snapshot.interrupts[0].value
+                yield Event("recovered", {**self.waiting, "action": saved[0], "answer": saved[1]})
+                async for event in self._run(Command(resume={"action": saved[0], "text": saved[1]})):
+                    yield event
+                return
+            self.waiting = snapshot.interrupts[0].value
+            yield Event(self.waiting["kind"], self.waiting)
+            return
+        if snapshot.next:
+            async for event in self._run(None):
+                yield event
+
+    async def submit(self, action: CandidateAction, text: str = "") -> AsyncIterator[Event]:
+        if self.waiting is None:
+            raise RuntimeError("the interviewer is not waiting for a reply")
+        self.index.save_answer(self.session_id, self.waiting["turn"], action.value, text)
+        async for event in self._run(Command(resume={"action": action.value, "text": text})):
+            yield event
+
+    async def _run(self, payload: Any) -> AsyncIterator[Event]:
+        self.waiting = None
+        stream = self.graph.astream(payload, self.config, context=self.context,
+                                    stream_mode=["custom", "updates"], durability="sync")
+        async for mode, chunk in stream:
+            if mode == "custom":
+                if chunk["type"] == "session_done":
+                    await self._finished(chunk["status"])
+                yield Event(chunk["type"], {k: v for k, v in chunk.items() if k != "type"})
+            elif "__interrupt__" in chunk:
+                self.waiting = chunk["__interrupt__"][0].value
+                yield Event(self.waiting["kind"], self.waiting)
+
+    async def _finished(self, status: str) -> None:
+        state = await self.state()
+        summaries = state.get("summaries") or []
+        average = sum(s.depth for s in summaries) / len(summaries) if summaries else None
+        self.index.finish(self.session_id, status, average)
+
+
+@contextlib.asynccontextmanager
+async def open_checkpointer(settings):
+    """AsyncSqliteSaver under RL_INTERVIEW_HOME, told which of our models it may deserialize."""
+    import aiosqlite
+    from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+    from agent.state import SERIALIZED_MODELS
+
+    path = settings.home / "checkpoints.sqlite"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    serde = JsonPlusSerializer(allowed_msgpack_modules=SERIALIZED_MODELS)
+    try:
+        async with aiosqlite.connect(str(path), timeout=30) as conn:
+            await conn.execute("PRAGMA journal_mode=WAL")
+            saver = AsyncSqliteSaver(conn, serde=serde)
+            await saver.setup()
+            yield saver
+    except sqlite3.DatabaseError as exc:
+        raise SessionDBError(
+            f"the session checkpoints {path} are damaged ({exc}); move the file aside to start afresh "
+            "(your session list and saved answers are in sessions.sqlite, which is separate)"
+        ) from None

@@ -1,0 +1,106 @@
+"""The session index and the answer inbox (SQLite, WAL).
+
+The inbox is why no answer is ever lost: a front end writes the candidate's answer here, committed
+to disk, before handing it to the graph. If the process dies before the graph's checkpoint holds the
+answer, resuming finds it here and submits it.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from contextlib import closing
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS sessions (
+    id TEXT PRIMARY KEY, started TEXT NOT NULL, updated TEXT NOT NULL, status TEXT NOT NULL,
+    plan TEXT NOT NULL, lang TEXT NOT NULL, brain TEXT NOT NULL, average_depth REAL
+);
+CREATE TABLE IF NOT EXISTS answers (
+    session_id TEXT NOT NULL, turn INTEGER NOT NULL, action TEXT NOT NULL, text TEXT NOT NULL,
+    saved_at TEXT NOT NULL, PRIMARY KEY (session_id, turn)
+);
+"""
+
+
+class SessionDBError(Exception):
+    """The session database cannot be used; the message names the file and the fix."""
+
+
+@dataclass(frozen=True)
+class SessionRow:
+    id: str
+    started: str
+    updated: str
+    status: str
+    plan: list[str]
+    lang: str
+    brain: str
+    average_depth: float | None
+
+    def as_dict(self) -> dict:
+        return {"id": self.id, "started": self.started, "updated": self.updated, "status": self.status,
+                "questions": self.plan, "lang": self.lang, "brain": self.brain, "average_depth": self.average_depth}
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class SessionIndex:
+    def __init__(self, path: Path):
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            with closing(self._connect()) as db:
+                db.executescript(SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise SessionDBError(
+                f"the session index {path} is damaged ({exc}); move it aside to start a new one "
+                f"(your checkpoints in {path.with_name('checkpoints.sqlite')} are separate)"
+            ) from None
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")  # an answer is on disk when save_answer returns
+        return db
+
+    def _write(self, sql: str, args: tuple) -> None:
+        with closing(self._connect()) as db:
+            db.execute(sql, args)
+
+    def create(self, session_id: str, plan: list[str], lang: str, brain: str) -> None:
+        stamp = now()
+        self._write("INSERT INTO sessions VALUES (?, ?, ?, 'active', ?, ?, ?, NULL)",
+                    (session_id, stamp, stamp, json.dumps(plan), lang, brain))
+
+    def finish(self, session_id: str, status: str, average_depth: float | None) -> None:
+        self._write("UPDATE sessions SET status=?, updated=?, average_depth=? WHERE id=?",
+                    (status, now(), average_depth, session_id))
+
+    def save_answer(self, session_id: str, turn: int, action: str, text: str) -> None:
+        self._write("INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?, ?)", (session_id, turn, action, text, now()))
+        self._write("UPDATE sessions SET updated=? WHERE id=?", (now(), session_id))
+
+    def saved_answer(self, session_id: str, turn: int) -> tuple[str, str] | None:
+        with closing(self._connect()) as db:
+            row = db.execute("SELECT action, text FROM answers WHERE session_id=? AND turn=?", (session_id, turn)).fetchone()
+        return (row[0], row[1]) if row else None
+
+    def list(self) -> list[SessionRow]:
+        with closing(self._connect()) as db:
+            rows = db.execute("SELECT * FROM sessions ORDER BY started DESC, rowid DESC").fetchall()
+        return [SessionRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], r[7]) for r in rows]
+
+    def get(self, session_id: str) -> SessionRow | None:
+        return next((row for row in self.list() if row.id == session_id), None)
+
+    def latest_unfinished(self) -> SessionRow | None:
+        return next((row for row in self.list() if row.status == "active"), None)
+
+    def recent_questions(self, sessions: int = 3) -> list[str]:
+        return [qid for row in self.list()[:sessions] for qid in row.plan]

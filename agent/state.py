@@ -1,0 +1,158 @@
+"""The interview's typed state and the models that cross boundaries (brain, front ends, reports)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal, TypedDict
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from agent.planning import PlanRequest
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class Flag(StrEnum):
+    empty = "empty"
+    dont_know = "dont_know"
+    off_topic = "off_topic"
+    gibberish = "gibberish"
+    keyword_list = "keyword_list"
+    grader_instruction = "grader_instruction"
+    too_long = "too_long"
+    misconception = "misconception"
+
+
+class CandidateAction(StrEnum):
+    """What the candidate did at an interviewer turn."""
+
+    answer = "answer"
+    hint = "hint"
+    skip = "skip"
+    idk = "idk"
+    repeat = "repeat"
+    end = "end"
+    """End the session now, with a report (leaving it is the front end's business: it stays resumable)."""
+
+
+class Evidence(_Model):
+    """A key point the candidate showed, with the sentence of theirs that shows it."""
+
+    key_point: str
+    level: int
+    quote: str
+    how: Literal["cue", "meaning", "llm"] = "cue"
+
+
+class MisconceptionHit(_Model):
+    misconception: str
+    quote: str
+    correction: str
+
+
+class Assessment(_Model):
+    """The judgement of one answer, and the cumulative depth on the question after it."""
+
+    question: str
+    depth: int = Field(ge=0, le=4)
+    """Cumulative depth 0-4 on the question after this answer."""
+    answer_depth: int = Field(ge=0, le=4)
+    """What this answer alone supports."""
+    covered: list[Evidence] = Field(default_factory=list)
+    """Key points shown so far on this question (cumulative), each with its evidence."""
+    new: list[str] = Field(default_factory=list)
+    """Key points this answer added."""
+    missed: list[str] = Field(default_factory=list)
+    misconceptions: list[MisconceptionHit] = Field(default_factory=list)
+    flags: list[Flag] = Field(default_factory=list)
+    reason: str = ""
+    brain: str = "offline"
+    fallback_reason: str | None = None
+    note: str | None = None
+
+
+class Decision(_Model):
+    action: Literal["follow_up", "hint", "move_on"]
+    target: str | None = None
+    """Key point id, misconception id, or `expert:N` for an expert probe."""
+    why: str = ""
+
+
+class Reference(_Model):
+    source: str
+    heading: str
+    text: str
+    question_id: str | None = None
+
+
+class Turn(_Model):
+    """One exchange: what the interviewer asked and what the candidate did."""
+
+    question: str
+    kind: Literal["ask", "follow_up", "hint"]
+    asked: str
+    target: str | None = None
+    action: CandidateAction = CandidateAction.answer
+    answer: str = ""
+    assessment: Assessment | None = None
+    decision: Decision | None = None
+
+
+class QuestionSummary(_Model):
+    question: str
+    depth: int
+    reason: str
+    covered: list[Evidence]
+    missed: list[str]
+    misconceptions: list[MisconceptionHit]
+    model_answer: str
+    references: list[Reference]
+    skipped: bool = False
+
+
+class Pending(_Model):
+    """The interviewer's message waiting for the candidate's reply."""
+
+    question: str
+    kind: Literal["ask", "follow_up", "hint"]
+    text: str
+    target: str | None = None
+
+
+class InterviewState(TypedDict, total=False):
+    session_id: str
+    """Also the checkpoint thread id."""
+    lang: Literal["en", "zh"]
+    plan: list[str]
+    """Question ids in the order they are asked."""
+    max_follow_ups: int
+    position: int
+    """Index in `plan` of the current question."""
+    pending: Pending | None
+    """What the candidate is being asked now."""
+    request: PlanRequest
+    turns: list[Turn]
+    """Every exchange in order; a candidate's answer is here before it is assessed."""
+    assessment: Assessment | None
+    """The latest assessment on the current question (cumulative)."""
+    probed: list[str]
+    """Targets already probed on the current question, so no probe is repeated."""
+    follow_ups: int
+    """Follow-ups used on the current question (hints included)."""
+    stalls: int
+    """Consecutive follow-ups on the current question that raised nothing."""
+    hinted: bool
+    references: list[Reference]
+    summaries: list[QuestionSummary]
+    ending: bool
+    """The candidate asked to end: close the current question, then report."""
+    status: Literal["active", "finished", "ended"]
+
+
+SERIALIZED_MODELS = [
+    (__name__, cls.__name__)
+    for cls in (Flag, CandidateAction, Evidence, MisconceptionHit, Assessment, Decision, Reference, Turn,
+                QuestionSummary, Pending)
+] + [("agent.planning", "PlanRequest")]

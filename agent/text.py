@@ -1,0 +1,178 @@
+"""Reading a candidate's answer: sentences, cue matching, and the signals the scorer needs.
+
+All of it works on English, Chinese and mixed text. Patterns are deliberately conservative:
+a false "instruction to the grader" would throw away real content.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+CJK_CHAR = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+WORD = re.compile(r"[A-Za-z\u00c0-\u024f]+(?:'[a-z]+)?")
+ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
+# Sentence ends: Latin punctuation before a space (keeps 1e-6, 0.2, v3.2 intact), CJK punctuation,
+# line breaks and bullet starts.
+SENTENCE_BREAK = re.compile(r"(?<=[.!?;:])\s+|(?<=[。！？；])|\n+\s*(?:[-*•]\s+|\d+[.)]\s+)?|\s+[-•]\s+")
+
+EXPLAIN = re.compile(
+    r"\b(because|since|so that|so the|therefore|thus|hence|means|in order to|otherwise|prevent|reduc|"
+    r"increas|keep|ensur|allow|caus|lead|result|make|let|avoid|instead|rather than|if|when|unless|whereas|"
+    r"while|by using|by computing|which|that way|is|are|was|were|uses|computes|takes|gives|subtract|divid|"
+    r"estimat|measur|stor|split|shard|gather|send|updat|replac|clip|bound|limit|depend|requir|need|work|"
+    r"become|stay|drop|remov|add|multipl|weight|scale|sampl|compar|match|differ|trade)\w*|[=→]|->|"
+    r"因为|所以|使得|导致|如果|否则|防止|降低|减少|增加|保证|从而|避免|以便|由于|因此|意味着|相当于|而不是|"
+    r"就会|会让|让|使|通过|等于|是|用|算|取|减|除|估计|存|切|把|对|做|来|能|会|需要|需|要|可以|需要|依赖|"
+    r"变|保持|限制|约束|比较|区别|不同|加|乘"
+)
+LIST_SPLIT = re.compile(r"[,，、;；/|\n•]+|\s-\s")
+
+
+def clean_for_display(text: str) -> str:
+    """Remove ANSI/OSC escapes and other control characters, keeping newlines and tabs."""
+    text = ANSI.sub("", text)
+    return "".join(ch for ch in text if ch in "\n\t" or unicodedata.category(ch)[0] != "C")
+
+
+def normalise(text: str) -> str:
+    text = unicodedata.normalize("NFKC", clean_for_display(text)).lower()
+    text = re.sub(r"\s+\(", "(", text)
+    return re.sub(r"[ \t]+", " ", text)
+
+
+def size(text: str) -> float:
+    """A length comparable across scripts: Latin words plus CJK characters / 2."""
+    return len(WORD.findall(text)) + len(CJK_CHAR.findall(text)) / 2
+
+
+def sentences(text: str) -> list[str]:
+    """The answer's sentences, each an exact substring of the answer (evidence must be quotable)."""
+    out: list[str] = []
+    start = 0
+    for match in SENTENCE_BREAK.finditer(text):
+        piece = text[start : match.start()].strip()
+        if piece:
+            out.append(piece)
+        start = match.end()
+    tail = text[start:].strip()
+    if tail:
+        out.append(tail)
+    return out
+
+
+@lru_cache(maxsize=4096)
+def cue_pattern(cue: str) -> re.Pattern[str]:
+    """Case-insensitive cue matching: word boundaries on Latin edges, a short suffix allowed for
+    longer words (baseline -> baselines, clip -> clipping), plain substring for CJK."""
+    cue = normalise(cue).strip()
+    body = re.escape(cue).replace(r"\ ", r"\s*")
+    head = r"(?<![a-z0-9])" if cue[:1].isascii() and cue[:1].isalnum() else ""
+    tail = ""
+    if cue[-1:].isascii() and cue[-1:].isalnum():
+        tail = r"[a-z]{0,4}(?![a-z0-9])" if len(cue) > 3 and cue[-1].isalpha() else r"(?![a-z0-9])"
+    return re.compile(head + body + tail)
+
+
+def find_cue(sentence_normalised: str, cues: list[str]) -> str | None:
+    for cue in cues:
+        if cue.strip() and cue_pattern(cue).search(sentence_normalised):
+            return cue
+    return None
+
+
+def explains(sentence: str) -> bool:
+    """A sentence that says how or why, not just a term: long enough and with a connective or verb."""
+    return size(sentence) >= 6 and bool(EXPLAIN.search(sentence.lower()))
+
+
+# --- signals --------------------------------------------------------------------------------
+
+GRADER_INSTRUCTION = re.compile(
+    r"ignore (all |any |the )?(previous|prior|above|earlier|preceding|your) (instructions|prompts?|rules|guidelines)|"
+    r"disregard (all |any |the )?(previous|prior|above|your)|"
+    r"\b(give|award|assign|rate|score|mark|grade)s? (this|me|my|the|it)\b.{0,30}\b(4|four|full|max|maximum|top|perfect|highest|10|100)\b|"
+    r"\b(4|four|full|max|maximum|top|perfect|highest)\s*(/\s*4\s*)?(points|marks|score|depth)\b.{0,20}\b(please|for this|for me)|"
+    r"\b(you are|you're|act as|pretend to be) (now )?(a |an |the )?(lenient |generous )?(grader|evaluator|judge|scorer)|"
+    r"\b(note|message|instruction)s? (to|for) (the )?(grader|evaluator|scorer|judge|ai|model|llm|assessor)|"
+    r"\bdear (grader|evaluator|scorer|assessor)|"
+    r"\b(grader|evaluator|scorer|assessor|judge)\s*[,:]|"
+    r"^\s*(system|assistant|grader|evaluator|interviewer|user|candidate)\s*:|"
+    r"\"?depth\"?\s*[:=]\s*\"?[0-4]|\bscore\s*[:=]\s*\d|"
+    r"(this|my) answer (is|deserves|should get|should receive) (a |an )?(4|four|full|perfect|maximum|top)|"
+    r"override (the )?(score|grading|rubric)|jailbreak|"
+    r"忽略.{0,6}(指令|指示|提示|要求|规则)|无视.{0,6}(指令|指示|规则)|"
+    r"(给|打|评).{0,8}(满分|4\s*分|四分|最高分|高分|最高等级)|满分|"
+    r"评分(员|者|系统|器|模型)|打分(员|者|系统|器|模型)|"
+    r"你(现在)?(是|扮演).{0,6}(评分|打分|评委|考官)|"
+    r"^\s*(系统|助手|面试官|评分员|候选人)\s*[:：]|系统(提示|指令)\s*[:：]|"
+    r"深度\s*[:：=]\s*[0-4]",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+DONT_KNOW = re.compile(
+    r"\b(i )?(really |honestly )?(don'?t|do not|dunno) know\b|\bno idea\b|\bnot sure\b|\bno clue\b|"
+    r"\bnever (heard|read|used)\b|\bhaven'?t (read|heard|seen|looked)\b|\bi'?m not familiar\b|^\s*(pass|skip|idk)\s*[.!]?\s*$|"
+    r"不知道|不清楚|不太清楚|不太懂|不会|没(有)?(了解|读|看|学|用)过|不了解|忘了|想不起来|不懂|没概念",
+    re.IGNORECASE,
+)
+
+HINT_REQUEST = re.compile(
+    r"\b(give|can i (get|have)|could you give|need) (me )?(a |some )?(hint|clue|pointer)\b|^\s*hint\??\s*$|"
+    r"给(我)?(个|一个|一点)?提示|提示一下|能不能提示",
+    re.IGNORECASE,
+)
+
+NEGATION = re.compile(
+    r"\b(not|n't|never|no longer|isn't|aren't|doesn't|don't|rather than|instead of|wrong|myth|"
+    r"misconception|contrary|false|mistake|incorrect)\b|不是|不会|并不|并非|而不是|不取|错误|误解|没有|不对|不需要|不必",
+    re.IGNORECASE,
+)
+
+LOREM = frozenset("lorem ipsum dolor sit amet consectetur adipiscing elit sed eiusmod tempor incididunt labore dolore magna aliqua".split())
+KEYBOARD = re.compile(r"asdf|qwer|zxcv|hjkl|uiop|sdfg|dfgh|fghj|ghjk|wert|erty|rtyu|tyui|yuio|xcvb|cvbn|vbnm")
+
+
+def _wordlike(token: str) -> bool:
+    t = token.lower()
+    return (
+        t not in LOREM
+        and not KEYBOARD.search(t)
+        and bool(re.search(r"[aeiouyäöü]", t))
+        and not re.search(r"[bcdfghjklmnpqrstvwxz]{5,}", t)
+        and not re.search(r"(.)\1{2,}", t)
+        and len(t) <= 24
+    )
+
+
+def is_gibberish(text: str) -> bool:
+    visible = [ch for ch in text if not ch.isspace()]
+    if not visible:
+        return False
+    letters = sum(1 for ch in visible if ch.isalpha())
+    if letters / len(visible) < 0.4:
+        return True
+    if CJK_CHAR.search(text) and len(CJK_CHAR.findall(text)) >= 0.3 * letters:
+        return False
+    tokens = WORD.findall(text)
+    if len(tokens) < 2:
+        return len(text.strip()) >= 3 and not any(_wordlike(t) for t in tokens)
+    return sum(_wordlike(t) for t in tokens) / len(tokens) < 0.6
+
+
+@dataclass(frozen=True)
+class ListShape:
+    segments: int
+    short_segments: int
+
+    @property
+    def is_list(self) -> bool:
+        return self.segments >= 4 and self.short_segments >= 0.75 * self.segments
+
+
+def list_shape(text: str) -> ListShape:
+    segments = [s.strip(" .。-*") for s in LIST_SPLIT.split(text) if s.strip(" .。-*")]
+    short = sum(1 for s in segments if size(s) <= 4 and not explains(s))
+    return ListShape(len(segments), short)

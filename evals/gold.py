@@ -1,0 +1,114 @@
+"""Gold transcripts: labelled interviews (see evals/README.md for the format)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from knowledge.yaml_lines import LineLoader, line_of
+
+GOLD_DIR = Path(__file__).parent / "gold"
+Action = Literal["follow_up", "hint", "move_on"]
+TRAPS = ("keyword-list", "misconception", "injection", "off-topic", "gibberish", "verbose-shallow",
+         "unusual-words", "empty", "dont-know")
+
+
+class GoldError(Exception):
+    """A gold file that cannot be used; the message names the file, the turn and the field."""
+
+
+class GoldLabel(BaseModel):
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    depth: int = Field(ge=0, le=4)
+    next: list[Action] | None = None
+    probe_any: list[str] | None = None
+    reason: str | None = None
+
+    @field_validator("next", mode="before")
+    @classmethod
+    def _one_or_many(cls, value):
+        return [value] if isinstance(value, str) else value
+
+
+class GoldTurn(BaseModel):
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    question: str
+    asked: str | None = None
+    answer: str | None = ""
+    trap: str | None = None
+    gold: GoldLabel
+
+    @field_validator("answer", mode="before")
+    @classmethod
+    def _none_is_empty(cls, value):
+        return "" if value is None else value
+
+
+class GoldTranscript(BaseModel):
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    id: str
+    language: str | None = None
+    split: str = "dev"
+    note: str | None = None
+    turns: list[GoldTurn] = Field(min_length=1)
+    path: str = ""
+
+
+def load_gold_file(path: Path, known_questions: set[str]) -> GoldTranscript:
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=LineLoader)  # noqa: S506 - SafeLoader subclass
+    except UnicodeDecodeError as exc:
+        raise GoldError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}" if mark else str(path)
+        raise GoldError(f"{where}: YAML syntax error: {getattr(exc, 'problem', None) or exc}") from None
+    if not isinstance(data, dict):
+        raise GoldError(f"{path}: expected a mapping with id and turns")
+    try:
+        transcript = GoldTranscript.model_validate({**data, "path": str(path)})
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = err["loc"]
+        turn = f", turn {loc[1]}" if len(loc) > 1 and loc[0] == "turns" and isinstance(loc[1], int) else ""
+        line = line_of(data, loc)
+        field = ".".join(str(p) for p in loc)
+        raise GoldError(f"{path}{':' + str(line) if line else ''}{turn}: field {field}: {err['msg']}") from None
+    for i, turn in enumerate(transcript.turns):
+        if turn.question not in known_questions:
+            raise GoldError(f"{path}, turn {i}: unknown question id {turn.question!r}")
+    return transcript
+
+
+def gold_files(paths: list[Path]) -> list[Path]:
+    files: list[Path] = []
+    for path in paths or [GOLD_DIR]:
+        files.extend(sorted(path.rglob("*.yaml")) + sorted(path.rglob("*.yml")) if path.is_dir() else [path])
+    return files
+
+
+def load_gold(paths: list[Path], known_questions: set[str]) -> tuple[list[GoldTranscript], list[str]]:
+    """Every transcript that loads, and one message per file that does not (the others still run)."""
+    transcripts, problems = [], []
+    seen: dict[str, str] = {}
+    for path in gold_files(paths):
+        try:
+            transcript = load_gold_file(path, known_questions)
+        except GoldError as exc:
+            problems.append(str(exc))
+            continue
+        except OSError as exc:
+            problems.append(f"{path}: cannot read ({exc.strerror})")
+            continue
+        if transcript.id in seen:
+            problems.append(f"{path}: duplicated transcript id {transcript.id!r} (also in {seen[transcript.id]})")
+            continue
+        seen[transcript.id] = str(path)
+        transcripts.append(transcript)
+    return transcripts, problems

@@ -1,0 +1,216 @@
+"""Teacher-forced replay of gold transcripts through a brain, and the figures that compare it.
+
+For each gold turn the brain sees the gold history of that question up to the turn (the
+candidate's earlier answers verbatim), judges the answer, decides the next move and writes the
+follow-up. Nothing the brain did at one turn changes the candidate's words at the next, so the
+replay never drifts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from agent.brain import Brain
+from agent.policy import Progress, decide
+from agent.retrieval import Retriever
+from agent.state import Assessment, CandidateAction
+from agent.text import CJK_CHAR, HINT_REQUEST, WORD
+from evals.gold import GoldTranscript, GoldTurn
+from evals.metrics import confusion, depth_metrics, percentile
+from knowledge.bank import Bank
+from knowledge.embeddings import HashEmbedding
+
+
+@dataclass
+class TurnResult:
+    transcript: str
+    index: int
+    question: str
+    split: str
+    language: str
+    section: str
+    trap: str | None
+    gold_depth: int
+    depth: int
+    gold_next: list[str] | None
+    next: str
+    follow_up: str | None
+    probe_any: list[str] | None
+    latency_ms: float
+    flags: list[str] = field(default_factory=list)
+    baseline_depth: int = 0
+
+    @property
+    def probe_hit(self) -> bool | None:
+        if not self.probe_any or self.next == "move_on":
+            return None if not self.probe_any else False
+        text = (self.follow_up or "").lower()
+        return any(p.lower() in text for p in self.probe_any)
+
+    @property
+    def trap_passed(self) -> bool | None:
+        """Traps must not be over-scored: at or one below gold (never above), exactly 0 when gold is
+        0; a correct answer in unusual words must land within one of gold either way."""
+        if not self.trap:
+            return None
+        diff = self.depth - self.gold_depth
+        if self.gold_depth == 0:
+            return self.depth == 0
+        if self.trap == "unusual-words":
+            return abs(diff) <= 1
+        return -1 <= diff <= 0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "transcript": self.transcript, "index": self.index, "question": self.question, "split": self.split,
+            "language": self.language, "trap": self.trap, "gold_depth": self.gold_depth, "depth": self.depth,
+            "baseline_depth": self.baseline_depth, "gold_next": self.gold_next, "next": self.next,
+            "follow_up": self.follow_up, "probe_hit": self.probe_hit, "flags": self.flags,
+            "latency_ms": round(self.latency_ms, 2),
+        }
+
+
+def language_of(text: str) -> str:
+    cjk = len(CJK_CHAR.findall(text))
+    if not cjk:
+        return "en"
+    return "zh" if len(WORD.findall(text)) <= cjk / 4 else "mixed"
+
+
+async def replay_transcript(transcript: GoldTranscript, bank: Bank, brain: Brain, retriever: Retriever, lang: str = "en") -> list[TurnResult]:
+    results: list[TurnResult] = []
+    prior: Assessment | None = None
+    block_question: str | None = None
+    probed: list[str] = []
+    follow_ups = stalls = 0
+    hinted = False
+    for index, turn in enumerate(transcript.turns):
+        if turn.question != block_question or turn.asked is None:
+            block_question, prior, probed, follow_ups, stalls, hinted = turn.question, None, [], 0, 0, False
+        question = bank[turn.question]
+        started = time.perf_counter()
+        action = CandidateAction.hint if HINT_REQUEST.search(turn.answer) and len(turn.answer) < 80 else CandidateAction.answer
+        assessment = await brain.assess(question, turn.answer, prior)
+        gained = assessment.depth > (prior.depth if prior else 0) or bool(assessment.new)
+        stalls = 0 if gained or turn.asked is None else stalls + 1
+        decision = decide(question, assessment, action, Progress(follow_ups, 3, stalls, tuple(probed), hinted))
+        text = None
+        if decision.action != "move_on":
+            refs = retriever.references(question.id, turn.answer)
+            text = await brain.write(question, decision, assessment, refs, lang, follow_ups)
+            probed.append(decision.target or "")
+            hinted = hinted or decision.action == "hint"
+        follow_ups += 1
+        latency = (time.perf_counter() - started) * 1000
+        results.append(TurnResult(
+            transcript=transcript.id, index=index, question=question.id, split=transcript.split,
+            language=language_of(turn.answer), section=question.section.value, trap=turn.trap,
+            gold_depth=turn.gold.depth, depth=assessment.depth, gold_next=turn.gold.next, next=decision.action,
+            follow_up=text, probe_any=turn.gold.probe_any, latency_ms=latency, flags=[f.value for f in assessment.flags],
+        ))
+        prior = assessment
+    return results
+
+
+def add_baseline(results: list[TurnResult], turns: list[GoldTurn], bank: Bank) -> None:
+    """The naive baseline: char n-gram similarity of the answer to the model answer, bucketed to
+    0-4 so that its distribution matches the gold labels of the same run."""
+    embed = HashEmbedding()
+    answers = np.asarray(embed([t.answer or " " for t in turns]))
+    models = np.asarray(embed([bank[t.question].model_answer for t in turns]))
+    similarity = (answers * models).sum(axis=1)
+    gold = sorted(r.gold_depth for r in results)
+    order = np.argsort(similarity, kind="mergesort")
+    for rank, i in enumerate(order):
+        results[i].baseline_depth = gold[rank]
+
+
+def _summary(results: list[TurnResult], depth: Callable[[TurnResult], int], next_of: Callable[[TurnResult], str],
+             probe_of: Callable[[TurnResult], bool | None]) -> dict[str, Any]:
+    gold = [r.gold_depth for r in results]
+    pred = [depth(r) for r in results]
+    labelled_next = [r for r in results if r.gold_next]
+    probes = [probe_of(r) for r in results if r.probe_any]
+    traps = [r for r in results if r.trap]
+    trap_passes = [TurnResult.trap_passed.fget(_with_depth(r, depth(r))) for r in traps]
+    return {
+        **depth_metrics(gold, pred),
+        "next_action_accuracy": _share([next_of(r) in r.gold_next for r in labelled_next]),
+        "probe_hit_rate": _share([bool(p) for p in probes]),
+        "trap_pass_rate": _share(trap_passes),
+    }
+
+
+def _with_depth(result: TurnResult, depth: int) -> TurnResult:
+    return TurnResult(**{**result.__dict__, "depth": depth})
+
+
+def _share(values: list[bool]) -> float | None:
+    return round(sum(values) / len(values), 3) if values else None
+
+
+def brain_summary(results: list[TurnResult]) -> dict[str, Any]:
+    return _summary(results, lambda r: r.depth, lambda r: r.next, lambda r: r.probe_hit)
+
+
+def baseline_summary(results: list[TurnResult], bank: Bank) -> dict[str, Any]:
+    def first_probe_hit(r: TurnResult) -> bool:
+        probe = bank[r.question].key_points[0].probe.en.lower()
+        return any(p.lower() in probe for p in r.probe_any or [])
+
+    return _summary(results, lambda r: r.baseline_depth, lambda r: "follow_up", first_probe_hit)
+
+
+def grouped(results: list[TurnResult], key: Callable[[TurnResult], str | None]) -> dict[str, Any]:
+    groups: dict[str, list[TurnResult]] = defaultdict(list)
+    for r in results:
+        value = key(r)
+        if value:
+            groups[value].append(r)
+    return {name: brain_summary(rs) for name, rs in sorted(groups.items())}
+
+
+def evaluate(transcripts: list[GoldTranscript], bank: Bank, brain: Brain, retriever: Retriever) -> dict[str, Any]:
+    started = time.perf_counter()
+
+    async def run_all() -> list[list[TurnResult]]:
+        return await asyncio.gather(*(replay_transcript(t, bank, brain, retriever) for t in transcripts))
+
+    results = [r for batch in asyncio.run(run_all()) for r in batch]
+    turns = [turn for t in transcripts for turn in t.turns]
+    add_baseline(results, turns, bank)
+    latencies = [r.latency_ms for r in results]
+    report = {
+        **brain_summary(results),
+        "baseline": baseline_summary(results, bank),
+        "confusion": confusion([r.gold_depth for r in results], [r.depth for r in results]),
+        "latency_ms": {"p50": _r(percentile(latencies, 0.5)), "p95": _r(percentile(latencies, 0.95))},
+        "splits": {name: {**brain_summary(rs), "baseline": baseline_summary(rs, bank)}
+                   for name, rs in _by(results, lambda r: r.split).items()},
+        "by_language": grouped(results, lambda r: r.language),
+        "by_section": grouped(results, lambda r: r.section),
+        "by_trap": grouped(results, lambda r: r.trap),
+        "transcripts": len(transcripts),
+        "brain": brain.name,
+        "seconds": round(time.perf_counter() - started, 2),
+        "per_turn": [r.as_dict() for r in results],
+    }
+    return report
+
+
+def _by(results: list[TurnResult], key: Callable[[TurnResult], str]) -> dict[str, list[TurnResult]]:
+    groups: dict[str, list[TurnResult]] = defaultdict(list)
+    for r in results:
+        groups[key(r)].append(r)
+    return dict(sorted(groups.items()))
+
+
+def _r(value: float | None) -> float | None:
+    return None if value is None else round(value, 2)

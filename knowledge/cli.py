@@ -1,0 +1,180 @@
+"""`rl-interview bank ...` and `rl-interview kb ...`: the question bank and the knowledge store."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from knowledge.bank import load_bank, validate_bank
+from knowledge.settings import load_settings
+
+EXIT_SKIPPED = 3
+"""Exit code of a command that finished but left something out (a bad file, a bad entry)."""
+
+bank_app = typer.Typer(help="The question bank: list, show and validate questions.", no_args_is_help=True)
+kb_app = typer.Typer(help="The knowledge store: build, inspect, search and evaluate it.", no_args_is_help=True)
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+
+def fail(message: str, code: int = 1) -> typer.Exit:
+    err.print(f"[red]error:[/] {message}", markup=True, soft_wrap=True)
+    return typer.Exit(code)
+
+
+@bank_app.command("list")
+def bank_list(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
+    """List every question with its section and topics."""
+    bank = load_bank()
+    if as_json:
+        rows = [
+            {"id": q.id, "section": q.section.value, "topics": q.topics, "difficulty": q.difficulty,
+             "prompt": {"en": q.prompt.en, "zh": q.prompt.zh}}
+            for q in bank.questions()
+        ]
+        sys.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2) + "\n")
+        return
+    table = Table("id", "section", "topics", "prompt")
+    for q in bank.questions():
+        table.add_row(q.id, q.section.value, ", ".join(q.topics), q.prompt.en)
+    out.print(table)
+
+
+@bank_app.command("show")
+def bank_show(question_id: str, lang: Annotated[str, typer.Option(help="en or zh")] = "en") -> None:
+    """Show one question with its rubric, probes and model answer."""
+    bank = load_bank()
+    if question_id not in bank:
+        raise fail(f"unknown question id {question_id!r}; valid ids: {', '.join(bank)}")
+    q = bank[question_id]
+    out.print(f"[bold]{q.id}[/] ({q.section.value}; {', '.join(q.topics)}; difficulty {q.difficulty})")
+    out.print(q.prompt.get(lang), markup=False)
+    out.print("\n[bold]Key points[/]")
+    for kp in q.key_points:
+        out.print(f"  L{kp.level} {kp.id}: ", end="")
+        out.print(kp.statement, markup=False)
+        out.print("     probe: ", end="")
+        out.print(kp.probe.get(lang), markup=False)
+    out.print("\n[bold]Misconceptions[/]")
+    for m in q.misconceptions:
+        out.print(f"  {m.id}: ", end="")
+        out.print(f"{m.statement} -> {m.correction}", markup=False)
+    out.print("\n[bold]Model answer[/]")
+    out.print(q.model_answer, markup=False)
+
+
+@bank_app.command("validate")
+def bank_validate(path: Annotated[Path | None, typer.Argument(help="A bank folder or file (default: the shipped bank).")] = None) -> None:
+    """Check bank files; every problem is printed with its file, line and field."""
+    bank, problems = validate_bank(path)
+    for problem in problems:
+        err.print(str(problem), markup=False, soft_wrap=True)
+    if problems:
+        out.print(f"{len(bank)} valid question(s), {len(problems)} problem(s)")
+        raise typer.Exit(EXIT_SKIPPED if len(bank) else 1)
+    out.print(f"bank ok: {len(bank)} questions")
+
+
+def _store():
+    from knowledge.settings import SettingsError
+    from knowledge.store import KnowledgeStore
+
+    try:
+        return KnowledgeStore(load_settings())
+    except SettingsError as exc:
+        raise fail(str(exc)) from None
+
+
+@kb_app.command("build")
+def kb_build(
+    source: Annotated[list[Path] | None, typer.Option("--source", help="Extra file or folder to index (repeatable).")] = None,
+    rebuild: Annotated[bool, typer.Option("--rebuild", help="Start from an empty store.")] = False,
+) -> None:
+    """Chunk, embed and index our reference notes plus any --source documents (incremental)."""
+    from knowledge.store import StoreError
+
+    store = _store()
+    try:
+        if sys.stderr.isatty():
+            from rich.progress import Progress
+
+            with Progress(console=err, transient=True) as bar:
+                task = bar.add_task("embedding", total=None)
+                report = store.build(source or [], rebuild=rebuild, progress=lambda done, total: bar.update(task, completed=done, total=total))
+        else:
+            report = store.build(source or [], rebuild=rebuild)
+    except StoreError as exc:
+        raise fail(str(exc)) from None
+    for line in report.skipped:
+        err.print(f"skipped: {line}", markup=False, soft_wrap=True)
+    out.print(
+        f"embedded {report.chunks_embedded} chunks from {len(report.embedded_files)} file(s); "
+        f"{report.unchanged_files} unchanged; {len(report.removed_files)} removed; "
+        f"{len(report.skipped)} skipped; {report.seconds:.2f}s"
+    )
+    if report.skipped:
+        raise typer.Exit(EXIT_SKIPPED)
+
+
+@kb_app.command("status")
+def kb_status(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+    """Documents, chunks, embedding backend and last build of the store."""
+    from knowledge.store import StoreError
+
+    try:
+        status = _store().status()
+    except StoreError as exc:
+        raise fail(str(exc)) from None
+    if as_json:
+        sys.stdout.write(json.dumps(status) + "\n")
+        return
+    for key, value in status.items():
+        out.print(f"{key:>10}: {value}", markup=False)
+
+
+@kb_app.command("search")
+def kb_search(
+    query: str,
+    k: Annotated[int, typer.Option("--k", min=1, max=50)] = 5,
+    question: Annotated[str | None, typer.Option("--question", help="Only this question's notes.")] = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Search the store (hybrid dense + lexical)."""
+    from knowledge.store import StoreError
+
+    try:
+        hits = _store().search(query, k, question_id=question)
+    except StoreError as exc:
+        raise fail(str(exc)) from None
+    if as_json:
+        sys.stdout.write(json.dumps([h.as_dict() for h in hits], ensure_ascii=False, indent=2) + "\n")
+        return
+    for rank, hit in enumerate(hits, 1):
+        out.print(f"[bold]{rank}. {hit.question_id or '-'}[/]  {hit.source} › {hit.heading}  ({hit.score:.3f})")
+        out.print("   " + hit.text[:300].replace("\n", " "), markup=False)
+
+
+@kb_app.command("eval")
+def kb_eval(
+    backends: Annotated[list[str] | None, typer.Option("--backend", help="Only these candidates (repeatable).")] = None,
+    source: Annotated[list[Path] | None, typer.Option("--source", help="Extra documents indexed as distractors.")] = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Measure every candidate retrieval backend on the labelled query set, side by side."""
+    from knowledge.retrieval_eval import CANDIDATES, evaluate_candidates, render_table
+
+    names = backends or list(CANDIDATES)
+    unknown = sorted(set(names) - set(CANDIDATES))
+    if unknown:
+        raise fail(f"unknown candidate(s) {unknown}; choose from {list(CANDIDATES)}")
+    results = evaluate_candidates(names, source or [], log=lambda msg: err.print(msg, markup=False))
+    if as_json:
+        sys.stdout.write(json.dumps(results, indent=2) + "\n")
+    else:
+        out.print(render_table(results), markup=False)

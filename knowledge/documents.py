@@ -1,0 +1,88 @@
+"""Reading source documents for the knowledge store, refusing bad ones with one clear reason."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from knowledge.bank import NOTES_DIR
+
+TEXT_SUFFIXES = {".md", ".markdown", ".txt", ".rst"}
+QUESTION_LINE = re.compile(r"^Question:\s*((?:algo|infra)-\d\d)\s*$", re.MULTILINE)
+
+
+class DocumentError(Exception):
+    """A source file that cannot be ingested; str() is the one-line reason with the path."""
+
+
+@dataclass(frozen=True)
+class Document:
+    key: str
+    """Stable identity of the source in the store (a package-relative name for our notes)."""
+    path: Path
+    text: str
+    sha256: str
+    question_id: str | None
+    title: str
+
+
+def source_key(path: Path) -> str:
+    try:
+        return f"notes/{path.resolve().relative_to(NOTES_DIR.resolve())}"
+    except ValueError:
+        return str(path.resolve())
+
+
+def read_document(path: Path, max_bytes: int) -> Document:
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise DocumentError(f"{path}: cannot read ({exc.strerror})") from None
+    if not raw.strip():
+        raise DocumentError(f"{path}: empty file, skipped")
+    if len(raw) > max_bytes:
+        raise DocumentError(
+            f"{path}: too large ({len(raw) / 1e6:.1f} MB > {max_bytes / 1e6:.1f} MB limit), skipped"
+        )
+    if b"\x00" in raw[:8192]:
+        raise DocumentError(f"{path}: binary file (NUL bytes), skipped")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise DocumentError(
+            f"{path}:{line}: not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start}), skipped"
+        ) from None
+    question = QUESTION_LINE.search(text)
+    title = next((line.lstrip("# ").strip() for line in text.splitlines() if line.strip()), path.stem)
+    return Document(
+        key=source_key(path),
+        path=path,
+        text=QUESTION_LINE.sub("", text) if question else text,
+        sha256=hashlib.sha256(raw).hexdigest(),
+        question_id=question.group(1) if question else None,
+        title=title[:120],
+    )
+
+
+def discover(sources: Iterable[Path]) -> tuple[list[Path], list[str]]:
+    """Files to ingest under the given files/folders, and one message per source that is unusable."""
+    files: list[Path] = []
+    problems: list[str] = []
+    for source in sources:
+        if source.is_dir():
+            files.extend(
+                sorted(p for p in source.rglob("*") if p.is_file() and not p.name.startswith("."))
+            )
+        elif source.is_file():
+            files.append(source)
+        else:
+            problems.append(f"{source}: no such file or folder, skipped")
+    return files, problems
+
+
+def default_sources() -> list[Path]:
+    return [NOTES_DIR]

@@ -1,0 +1,130 @@
+"""Configuration: environment (prefix RL_INTERVIEW_, nested with __), a TOML file, defaults.
+
+The TOML file is `$RL_INTERVIEW_CONFIG` if set, else `config.toml` inside the home folder.
+Every file the product writes lives under `home`.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Literal
+
+import platformdirs
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+ENV_PREFIX = "RL_INTERVIEW_"
+
+
+class SettingsError(Exception):
+    """A settings file or variable that cannot be used; the message names the file/line or field."""
+
+
+def default_home() -> Path:
+    return Path(os.environ.get(f"{ENV_PREFIX}HOME") or platformdirs.user_data_dir("rl-interview"))
+
+
+def config_path() -> Path:
+    explicit = os.environ.get(f"{ENV_PREFIX}CONFIG")
+    return Path(explicit) if explicit else default_home() / "config.toml"
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class KnowledgeSettings(_Section):
+    embedding: str = "e5"
+    """Embedding backend for the store: e5 (offline multilingual, default), hash (tiny, for tests),
+    minilm (needs the `minilm` extra), or `litellm:<model>` for an embedding API."""
+    sources: list[Path] = Field(default_factory=list)
+    """Extra files or folders indexed by `kb build` besides our reference notes."""
+    chunk_tokens: int = Field(default=320, ge=64, le=480)
+    """Upper bound of a chunk's size in model tokens (CJK characters count about one each)."""
+    max_file_mb: float = Field(default=2.0, gt=0)
+    """Files larger than this are skipped with a message."""
+
+
+class LLMSettings(_Section):
+    model: str | None = None
+    """litellm model name, e.g. openai/gpt-4o-mini; unset means the offline brain."""
+    api_base: str | None = None
+    api_key: SecretStr | None = None
+    temperature: float = 0.2
+    timeout_s: float = 60.0
+    retries: int = 2
+    max_cost: float | None = None
+    """Per-session budget in USD; once spent the session continues on the offline brain."""
+
+
+class InterviewSettings(_Section):
+    questions: int = Field(default=6, ge=1, le=35)
+    max_follow_ups: int = Field(default=3, ge=0, le=6)
+    lang: Literal["en", "zh"] = "en"
+    review: Literal["each", "end"] = "each"
+    """Show the question review after each question or all at the end."""
+    answer_limit_chars: int = Field(default=20_000, ge=1_000)
+    """Answers longer than this are saved whole but assessed on this prefix (with a note)."""
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX, env_nested_delimiter="__", extra="forbid", frozen=True
+    )
+
+    home: Path = Field(default_factory=default_home)
+    """Folder for every file we write: knowledge store, sessions, profile."""
+    chroma_url: str | None = None
+    """A Chroma server (`chroma run`) to use instead of the embedded store, e.g. http://127.0.0.1:8000."""
+    knowledge: KnowledgeSettings = KnowledgeSettings()
+    llm: LLMSettings = LLMSettings()
+    interview: InterviewSettings = InterviewSettings()
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return (
+            init_settings,
+            env_settings,
+            TomlConfigSettingsSource(settings_cls, toml_file=config_path()),
+        )
+
+    @property
+    def store_dir(self) -> Path:
+        return self.home / "store"
+
+    @property
+    def sessions_db(self) -> Path:
+        return self.home / "sessions.sqlite"
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Build the settings once, turning every problem into a SettingsError with its location."""
+    path = config_path()
+    if path.exists():
+        try:
+            tomllib.loads(path.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as exc:
+            raise SettingsError(f"{path}: invalid TOML: {exc}") from None
+        except UnicodeDecodeError as exc:
+            raise SettingsError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    try:
+        return Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
+        )
+        raise SettingsError(f"settings ({path} or {ENV_PREFIX}* variables): {problems}") from None

@@ -1,0 +1,299 @@
+"""The knowledge store: a Chroma collection of chunks, built incrementally, searched hybrid.
+
+The collection is its own manifest: every chunk carries its source and the source's content hash,
+so an embedded store and a shared Chroma server behave the same, and a build only embeds files
+whose hash changed. Everything is embedded before anything is written, so a build that fails on
+the way leaves the previous store as it was.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+from urllib.parse import urlparse
+
+import numpy as np
+
+from knowledge.chunking import chunk_text
+from knowledge.documents import Document, DocumentError, default_sources, discover, read_document
+from knowledge.embeddings import make_embedding
+from knowledge.settings import Settings
+
+COLLECTION = "knowledge"
+RRF_K = 60
+SearchMode = Literal["dense", "lexical", "hybrid"]
+Progress = Callable[[int, int], None]
+
+
+class StoreError(Exception):
+    """The store cannot be used as it is; the message names the fix."""
+
+
+@dataclass(frozen=True)
+class Hit:
+    chunk_id: str
+    question_id: str | None
+    source: str
+    heading: str
+    text: str
+    score: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "question_id": self.question_id,
+            "source": self.source,
+            "heading": self.heading,
+            "text": self.text,
+            "score": round(self.score, 6),
+        }
+
+
+@dataclass
+class BuildReport:
+    embedded_files: list[str] = field(default_factory=list)
+    removed_files: list[str] = field(default_factory=list)
+    unchanged_files: int = 0
+    chunks_embedded: int = 0
+    skipped: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class _Corpus:
+    ids: list[str]
+    texts: list[str]
+    metadatas: list[dict[str, Any]]
+
+
+class KnowledgeStore:
+    def __init__(self, settings: Settings, *, collection: str = COLLECTION):
+        self.settings = settings
+        self.embedding = make_embedding(settings.knowledge.embedding, settings.llm.api_base)
+        self._collection_name = collection
+        self._client: Any = None
+        self._collection: Any = None
+        self._corpus: _Corpus | None = None
+        self._lexical: Any = None
+
+    # -- opening ----------------------------------------------------------------------------
+    @property
+    def location(self) -> str:
+        return self.settings.chroma_url or str(self.settings.store_dir / "chroma")
+
+    def _client_or_raise(self) -> Any:
+        if self._client is None:
+            import chromadb
+            from chromadb.config import Settings as ChromaSettings
+
+            chroma_settings = ChromaSettings(anonymized_telemetry=False)
+            try:
+                if self.settings.chroma_url:
+                    url = urlparse(self.settings.chroma_url)
+                    self._client = chromadb.HttpClient(
+                        host=url.hostname or "127.0.0.1",
+                        port=url.port or 8000,
+                        ssl=url.scheme == "https",
+                        settings=chroma_settings,
+                    )
+                    self._client.heartbeat()
+                else:
+                    path = self.settings.store_dir / "chroma"
+                    path.mkdir(parents=True, exist_ok=True)
+                    self._client = chromadb.PersistentClient(path=str(path), settings=chroma_settings)
+            except Exception as exc:  # chromadb raises many kinds; all mean the same to the user
+                self._client = None
+                raise StoreError(self._unusable(exc)) from exc
+        return self._client
+
+    def _unusable(self, exc: BaseException) -> str:
+        reason = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+        if self.settings.chroma_url:
+            return f"cannot reach the Chroma server at {self.settings.chroma_url} ({reason}); start it with `chroma run` or unset RL_INTERVIEW_CHROMA_URL"
+        return f"the knowledge store at {self.location} is damaged or locked ({reason}); fix: rl-interview kb build --rebuild"
+
+    def collection(self, create: bool = False) -> Any:
+        if self._collection is None:
+            client = self._client_or_raise()
+            try:
+                if create:
+                    self._collection = client.get_or_create_collection(
+                        self._collection_name,
+                        embedding_function=self.embedding,
+                        metadata={"hnsw:space": "cosine", "embedding": self.embedding.spec},
+                    )
+                else:
+                    self._collection = client.get_collection(self._collection_name, embedding_function=self.embedding)
+            except Exception as exc:
+                if not create and "does not exist" in str(exc).lower():
+                    raise StoreError("the knowledge store is empty; build it with: rl-interview kb build") from None
+                raise StoreError(self._unusable(exc)) from exc
+            built_with = (self._collection.metadata or {}).get("embedding")
+            if built_with and built_with != self.embedding.spec:
+                self._collection = None
+                raise StoreError(
+                    f"the knowledge store was built with the {built_with!r} embedding but {self.embedding.spec!r} is configured; fix: rl-interview kb build --rebuild"
+                )
+        return self._collection
+
+    # -- building ---------------------------------------------------------------------------
+    def sources(self, extra: Iterable[Path] = ()) -> list[Path]:
+        return [*default_sources(), *self.settings.knowledge.sources, *extra]
+
+    def build(self, extra_sources: Iterable[Path] = (), *, rebuild: bool = False, progress: Progress | None = None) -> BuildReport:
+        started = time.perf_counter()
+        report = BuildReport()
+        files, report.skipped = discover(self.sources(extra_sources))
+        documents: dict[str, Document] = {}
+        unreadable: set[str] = set()
+        for path in files:
+            try:
+                doc = read_document(path, int(self.settings.knowledge.max_file_mb * 1e6))
+            except DocumentError as exc:
+                report.skipped.append(str(exc))
+                unreadable.add(str(path.resolve()))
+                continue
+            documents.setdefault(doc.key, doc)
+        if rebuild:
+            self._reset()
+        collection = self.collection(create=True)
+        existing = self._existing_hashes(collection)
+        changed = [doc for key, doc in documents.items() if existing.get(key) != doc.sha256]
+        removed = [key for key in existing if key not in documents and key not in unreadable]
+        report.unchanged_files = len(documents) - len(changed)
+
+        ids, texts, metadatas, embed_inputs = [], [], [], []
+        for doc in changed:
+            for chunk in chunk_text(doc.text, self.settings.knowledge.chunk_tokens, title=doc.title):
+                ids.append(f"{doc.sha256[:16]}:{chunk.index}:{doc.key}")
+                texts.append(chunk.text)
+                embed_inputs.append(chunk.embed_text)
+                metadatas.append(
+                    {"source": doc.key, "sha256": doc.sha256, "heading": chunk.heading,
+                     "question_id": doc.question_id or "", "chunk": chunk.index}
+                )
+        vectors = self._embed_all(embed_inputs, progress)
+
+        for key in [*removed, *(doc.key for doc in changed)]:
+            collection.delete(where={"source": key})
+        for start in range(0, len(ids), 256):
+            end = start + 256
+            collection.add(ids=ids[start:end], documents=texts[start:end], metadatas=metadatas[start:end],
+                           embeddings=vectors[start:end])
+        kept = {k: v for k, v in (collection.metadata or {}).items() if not k.startswith("hnsw:")}
+        collection.modify(metadata={**kept, "built_at": datetime.now(UTC).isoformat(timespec="seconds")})
+        report.embedded_files = [doc.key for doc in changed]
+        report.removed_files = removed
+        report.chunks_embedded = len(ids)
+        report.seconds = time.perf_counter() - started
+        self._corpus = self._lexical = None
+        return report
+
+    def _embed_all(self, texts: list[str], progress: Progress | None, batch: int = 8) -> np.ndarray:
+        out: list[np.ndarray] = []
+        for start in range(0, len(texts), batch):
+            out.append(np.asarray(self.embedding(texts[start : start + batch]), dtype=np.float32))
+            if progress:
+                progress(min(start + batch, len(texts)), len(texts))
+        return np.concatenate(out) if out else np.zeros((0, 1), dtype=np.float32)
+
+    @staticmethod
+    def _existing_hashes(collection: Any) -> dict[str, str]:
+        metadatas = collection.get(include=["metadatas"])["metadatas"] or []
+        return {m["source"]: m["sha256"] for m in metadatas}
+
+    def _reset(self) -> None:
+        """Start from an empty collection; a damaged embedded store is moved aside, not deleted."""
+        self._collection = None
+        try:
+            client = self._client_or_raise()
+            if self._collection_name in [c.name for c in client.list_collections()]:
+                client.delete_collection(self._collection_name)
+        except StoreError:
+            if self.settings.chroma_url:
+                raise
+            damaged = self.settings.store_dir / "chroma"
+            aside = damaged.with_name(f"chroma.damaged-{int(time.time())}")
+            shutil.move(str(damaged), str(aside))
+            self._client = None
+
+    # -- reading ----------------------------------------------------------------------------
+    def status(self) -> dict[str, Any]:
+        collection = self.collection()
+        metadatas = collection.get(include=["metadatas"])["metadatas"] or []
+        meta = collection.metadata or {}
+        return {
+            "location": self.location,
+            "documents": len({m["source"] for m in metadatas}),
+            "chunks": len(metadatas),
+            "embedding": meta.get("embedding", self.embedding.spec),
+            "last_build": meta.get("built_at"),
+        }
+
+    def _corpus_or_load(self) -> _Corpus:
+        if self._corpus is None:
+            got = self.collection().get(include=["documents", "metadatas"])
+            self._corpus = _Corpus(got["ids"], got["documents"] or [], got["metadatas"] or [])
+        return self._corpus
+
+    def _hit(self, chunk_id: str, text: str, meta: dict[str, Any], score: float) -> Hit:
+        return Hit(chunk_id, meta.get("question_id") or None, meta["source"], meta.get("heading", ""), text, score)
+
+    def search(self, query: str, k: int = 5, *, question_id: str | None = None, mode: SearchMode = "hybrid") -> list[Hit]:
+        """Chunks for a free-text query, best first; `question_id` limits them to that question's notes."""
+        if not query.strip():
+            return self.for_question(question_id, k) if question_id else []
+        dense = self._dense(query, k * 4, question_id) if mode != "lexical" else []
+        lexical = self._lexical_hits(query, k * 4, question_id) if mode != "dense" else []
+        if mode == "dense":
+            return dense[:k]
+        if mode == "lexical":
+            return lexical[:k]
+        return fuse([dense, lexical])[:k]
+
+    def _dense(self, query: str, k: int, question_id: str | None) -> list[Hit]:
+        where = {"question_id": question_id} if question_id else None
+        got = self.collection().query(query_texts=[query], n_results=k, where=where,
+                                      include=["documents", "metadatas", "distances"])
+        return [self._hit(i, t, m, 1.0 - d) for i, t, m, d in
+                zip(got["ids"][0], got["documents"][0], got["metadatas"][0], got["distances"][0], strict=True)]
+
+    def _lexical_hits(self, query: str, k: int, question_id: str | None) -> list[Hit]:
+        from knowledge.lexical import LexicalIndex
+
+        corpus = self._corpus_or_load()
+        if self._lexical is None:
+            self._lexical = LexicalIndex(corpus.texts)
+        scores = self._lexical.scores(query)
+        order = np.argsort(-scores)
+        hits = []
+        for i in order:
+            if scores[i] <= 0 or len(hits) >= k:
+                break
+            meta = corpus.metadatas[i]
+            if question_id and meta.get("question_id") != question_id:
+                continue
+            hits.append(self._hit(corpus.ids[i], corpus.texts[i], meta, float(scores[i])))
+        return hits
+
+    def for_question(self, question_id: str, k: int = 10) -> list[Hit]:
+        """The chunks of one question's reference note, in reading order."""
+        got = self.collection().get(where={"question_id": question_id}, include=["documents", "metadatas"])
+        rows = sorted(zip(got["ids"], got["documents"], got["metadatas"], strict=True), key=lambda r: r[2].get("chunk", 0))
+        return [self._hit(i, t, m, 1.0) for i, t, m in rows[:k]]
+
+
+def fuse(rankings: list[list[Hit]]) -> list[Hit]:
+    """Reciprocal rank fusion: robust to the two rankers' incomparable score scales."""
+    scores: dict[str, float] = {}
+    hits: dict[str, Hit] = {}
+    for ranking in rankings:
+        for rank, hit in enumerate(ranking):
+            scores[hit.chunk_id] = scores.get(hit.chunk_id, 0.0) + 1.0 / (RRF_K + rank + 1)
+            hits.setdefault(hit.chunk_id, hit)
+    order = sorted(scores, key=lambda cid: -scores[cid])
+    return [Hit(**{**hits[c].__dict__, "score": scores[c]}) for c in order]

@@ -1,0 +1,1 @@
+"""Prompt templates and interviewer phrasings, loaded by name (see agent/prompts.py)."""
