@@ -11,6 +11,7 @@ from typing import Annotated, Literal
 
 import typer
 
+from evals.cli import eval_command
 from knowledge.cli import bank_app, fail, kb_app
 from knowledge.settings import Settings, SettingsError, load_settings
 
@@ -22,6 +23,7 @@ app = typer.Typer(
 )
 app.add_typer(bank_app, name="bank")
 app.add_typer(kb_app, name="kb")
+app.command("eval")(eval_command)
 LATEST = "latest"
 
 

@@ -1,0 +1,89 @@
+"""`rl-interview eval`: replay gold transcripts through the interviewer and print the figures."""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from evals.metrics import LEVELS
+from knowledge.cli import EXIT_SKIPPED, err, fail, out
+
+HEADLINE = ("qwk", "exact", "adjacent", "spearman", "smd", "next_action_accuracy", "probe_hit_rate", "trap_pass_rate")
+
+
+def eval_command(
+    paths: Annotated[list[Path] | None, typer.Argument(help="Gold files or folders (default: the shipped gold set).")] = None,
+    split: Annotated[str | None, typer.Option("--split", help="Only transcripts of this split (dev, heldout).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    out_dir: Annotated[Path | None, typer.Option("--out", help="Folder for the Markdown report.")] = None,
+) -> None:
+    """Measure the interviewer against labelled transcripts (QWK, agreement, next action, probes, traps)."""
+    from agent.app import make_brain
+    from agent.retrieval import NotesRetriever
+    from evals.gold import load_gold
+    from evals.replay import evaluate
+    from knowledge.bank import load_bank
+    from knowledge.settings import SettingsError, load_settings
+
+    try:
+        settings = load_settings()
+    except SettingsError as exc:
+        raise fail(str(exc)) from None
+    bank = load_bank()
+    transcripts, problems = load_gold(paths or [], set(bank))
+    for problem in problems:
+        err.print(problem, markup=False, soft_wrap=True)
+    if split:
+        transcripts = [t for t in transcripts if t.split == split]
+    if not transcripts:
+        raise fail("no gold transcripts to evaluate")
+    report = evaluate(transcripts, bank, make_brain(settings), NotesRetriever(settings.knowledge.chunk_tokens))
+    report["problems"] = problems
+    folder = out_dir or settings.home / "evals" / datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "report.md").write_text(markdown(report), encoding="utf-8")
+    (folder / "report.json").write_text(json.dumps(report, ensure_ascii=False, indent=2), encoding="utf-8")
+    if as_json:
+        sys.stdout.write(json.dumps(report, ensure_ascii=False) + "\n")
+    else:
+        out.print(table(report), markup=False, soft_wrap=True)
+        out.print(f"\nreport: {folder / 'report.md'}", markup=False)
+    if problems:
+        raise typer.Exit(EXIT_SKIPPED)
+
+
+def _fmt(value: Any) -> str:
+    return "-" if value is None else f"{value:.3f}" if isinstance(value, float) else str(value)
+
+
+def table(report: dict[str, Any]) -> str:
+    rows = [("all", report, report["baseline"])]
+    rows += [(f"split {name}", s, s["baseline"]) for name, s in report["splits"].items()]
+    lines = ["| set | turns | " + " | ".join(HEADLINE) + " |", "|---" * (len(HEADLINE) + 2) + "|"]
+    for name, brain, baseline in rows:
+        lines.append(f"| {name} ({report['brain']}) | {brain['turns']} | " + " | ".join(_fmt(brain[k]) for k in HEADLINE) + " |")
+        lines.append(f"| {name} (baseline) | {baseline['turns']} | " + " | ".join(_fmt(baseline[k]) for k in HEADLINE) + " |")
+    lines.append(f"\nlatency per turn: p50 {report['latency_ms']['p50']} ms, p95 {report['latency_ms']['p95']} ms; "
+                 f"{report['transcripts']} transcripts in {report['seconds']} s")
+    return "\n".join(lines)
+
+
+def markdown(report: dict[str, Any]) -> str:
+    parts = ["# Interviewer evaluation", "", table(report), "", "## Confusion matrix (rows: gold depth, columns: predicted)", "",
+             "| gold \\ pred | " + " | ".join(str(i) for i in range(LEVELS)) + " |", "|---" * (LEVELS + 1) + "|"]
+    parts += [f"| {g} | " + " | ".join(str(n) for n in row) + " |" for g, row in enumerate(report["confusion"])]
+    for title, key in (("By language", "by_language"), ("By section", "by_section"), ("By trap", "by_trap")):
+        parts += ["", f"## {title}", "", "| group | turns | qwk | exact | adjacent | next | traps |", "|---|---|---|---|---|---|---|"]
+        parts += [f"| {name} | {s['turns']} | {_fmt(s['qwk'])} | {_fmt(s['exact'])} | {_fmt(s['adjacent'])} | "
+                  f"{_fmt(s['next_action_accuracy'])} | {_fmt(s['trap_pass_rate'])} |" for name, s in report[key].items()]
+    worst = sorted(report["per_turn"], key=lambda r: -abs(r["depth"] - r["gold_depth"]))[:10]
+    parts += ["", "## Worst turns", "", "| transcript | turn | question | gold | scored | flags |", "|---|---|---|---|---|---|"]
+    parts += [f"| {r['transcript']} | {r['index']} | {r['question']} | {r['gold_depth']} | {r['depth']} | {', '.join(r['flags'])} |" for r in worst]
+    if report.get("problems"):
+        parts += ["", "## Files not evaluated", ""] + [f"- {p}" for p in report["problems"]]
+    return "\n".join(parts) + "\n"

@@ -1,0 +1,152 @@
+"""The interview room: a Textual app that drives the headless interviewer in workers.
+
+The first frame never waits for the heavy imports (LangGraph, Chroma: about 3 s here): Home is
+drawn at once and the interviewer loads in a background worker behind a progress indicator.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+from typing import Any
+
+from textual import on, work
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+
+from agent.planning import PlanRequest
+from knowledge.settings import Settings
+from tui.messages import ServicesFailed, ServicesReady
+
+
+def _import_interviewer() -> Any:
+    """The slow imports, done off the UI thread."""
+    import agent.app
+    from agent.retrieval import make_retriever
+
+    return agent.app, make_retriever
+
+
+class InterviewApp(App[None]):
+    CSS_PATH = "app.tcss"
+    TITLE = "rl-interview"
+    SUB_TITLE = "mock interviews for RL post-training and infrastructure"
+    BINDINGS = [Binding("ctrl+q", "request_quit", "Quit", priority=True)]
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        request: PlanRequest | None = None,
+        lang: str | None = None,
+        resume: str | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        session_ids: Callable[[], str] | None = None,
+        brain: Any = None,
+        retriever: Any = None,
+    ) -> None:
+        super().__init__()
+        self.settings = settings
+        self.request = request or PlanRequest(questions=settings.interview.questions)
+        self.lang = lang or settings.interview.lang
+        self.resume_id = resume
+        self.clock = clock
+        self.session_ids = session_ids
+        self.services: Any = None
+        self._brain = brain
+        self._retriever = retriever
+        self._stack = contextlib.AsyncExitStack()
+        self._on_ready: list[Callable[[], None]] = []
+
+    def on_mount(self) -> None:
+        from tui.screens.home import HomeScreen
+
+        self.push_screen(HomeScreen())
+        self.load_services()
+
+    @work(exclusive=True, group="load", exit_on_error=False)
+    async def load_services(self) -> None:
+        try:
+            app_module, make_retriever = await asyncio.to_thread(_import_interviewer)
+            retriever = self._retriever or await asyncio.to_thread(make_retriever, self.settings)
+            self.services = await self._stack.enter_async_context(
+                app_module.open_services(self.settings, brain=self._brain, retriever=retriever)
+            )
+        except Exception as exc:  # shown to the user on Home; the app stays usable for history
+            self.post_message(ServicesFailed(f"{type(exc).__name__}: {exc}"))
+            return
+        self.post_message(ServicesReady())
+
+    @on(ServicesReady)
+    def _services_ready(self) -> None:
+        for screen in self.screen_stack:
+            screen.post_message(ServicesReady())
+        callbacks, self._on_ready = self._on_ready, []
+        for callback in callbacks:
+            callback()
+        if self.resume_id:
+            resume, self.resume_id = self.resume_id, None
+            self.resume_session(resume)
+
+    @on(ServicesFailed)
+    def _services_failed(self, message: ServicesFailed) -> None:
+        for screen in self.screen_stack:
+            screen.post_message(ServicesFailed(message.error))
+
+    def when_ready(self, callback: Callable[[], None]) -> None:
+        """Run `callback` now if the interviewer is loaded, else as soon as it is."""
+        if self.services is not None:
+            callback()
+        else:
+            self._on_ready.append(callback)
+
+    def start_interview(self, request: PlanRequest | None = None, lang: str | None = None) -> None:
+        from tui.screens.interview import InterviewScreen
+
+        def start() -> None:
+            recent = [] if (request or self.request).ids else self.services.index.recent_questions()
+            plan = (request or self.request).model_copy(update={"recent": recent})
+            session = self.services.interview(self.session_ids() if self.session_ids else None)
+            self.push_screen(InterviewScreen(session, start=(plan, lang or self.lang)))
+
+        self.when_ready(start)
+
+    def resume_session(self, session_id: str) -> None:
+        from tui.screens.interview import InterviewScreen
+
+        def resume() -> None:
+            if session_id == "latest":
+                row = self.services.index.latest_unfinished()
+                if row is None:
+                    self.notify("No unfinished session to resume.", severity="warning")
+                    return
+                target = row.id
+            else:
+                target = session_id
+            self.push_screen(InterviewScreen(self.services.interview(target), start=None))
+
+        self.when_ready(resume)
+
+    async def action_request_quit(self) -> None:
+        from tui.screens.interview import InterviewScreen
+
+        if isinstance(self.screen, InterviewScreen):
+            await self.screen.action_leave()
+        else:
+            self.exit()
+
+    async def on_unmount(self) -> None:
+        await self._stack.aclose()
+
+    def get_system_commands(self, screen: Screen) -> Any:
+        yield from super().get_system_commands(screen)
+        for binding in getattr(screen, "PALETTE", []):
+            yield SystemCommand(binding.description, binding.tooltip or binding.description,
+                                lambda action=binding.action: screen.run_action(action))
+
+
+def run_tui(settings: Settings, *, request: PlanRequest, lang: str | None, resume: str | None) -> None:
+    InterviewApp(settings, request=request, lang=lang, resume=resume).run()

@@ -1,0 +1,44 @@
+"""History: past sessions; Enter opens a report, or resumes an unfinished session."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static
+
+
+class HistoryScreen(Screen):
+    BINDINGS = [Binding("enter", "open", "Open / resume", priority=True), Binding("escape", "back", "Back")]
+    PALETTE = BINDINGS
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("[b]Past sessions[/b]  (Enter: report, or resume an unfinished one)", id="history-title")
+        yield DataTable(id="sessions", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("session", "date", "status", "questions", "avg depth")
+        for row in self.app.services.index.list():
+            depth = f"{row.average_depth:.2f}" if row.average_depth is not None else "-"
+            table.add_row(row.id, row.started.replace("T", " ")[:16], row.status, str(len(row.plan)), depth, key=row.id)
+        table.focus()
+
+    def action_open(self) -> None:
+        table = self.query_one(DataTable)
+        if not table.row_count:
+            return
+        session_id = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        row = self.app.services.index.get(session_id)
+        self.app.pop_screen()
+        if row and row.status == "active":
+            self.app.resume_session(session_id)
+        else:
+            from tui.screens.report import ReportScreen
+
+            self.app.push_screen(ReportScreen(session_id))
+
+    def action_back(self) -> None:
+        self.app.pop_screen()

@@ -1,0 +1,73 @@
+"""Home: start (Enter, with the defaults), resume, history, and the candidate's topics at a glance."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Label, LoadingIndicator, Select, Static
+
+from tui.messages import ServicesFailed, ServicesReady
+from tui.topics import topic_summary
+
+LENGTHS = [(f"{n} questions", n) for n in (3, 6, 10, 15)]
+SECTIONS = [("both sections", "both"), ("algorithm", "algorithm"), ("infrastructure", "infrastructure")]
+LANGS = [("English", "en"), ("中文", "zh")]
+
+
+class HomeScreen(Screen):
+    BINDINGS = [
+        Binding("enter", "start", "Start interview", priority=True),
+        Binding("r", "resume", "Resume"),
+        Binding("h", "history", "History"),
+    ]
+    PALETTE = BINDINGS
+
+    def compose(self) -> ComposeResult:
+        app = self.app
+        yield Header()
+        with Vertical(id="home"):
+            yield Static("[b]rl-interview[/b]  a mock interviewer for RL post-training and infrastructure roles", id="title")
+            yield Static("Press [b]Enter[/b] to start an interview with these settings.", id="intro")
+            with Horizontal(id="options"):
+                yield Select(LENGTHS, value=app.request.questions if app.request.questions in (3, 6, 10, 15) else 6,
+                             allow_blank=False, id="length")
+                yield Select(SECTIONS, value=app.request.section, allow_blank=False, id="section")
+                yield Select(LANGS, value=app.lang, allow_blank=False, id="lang")
+            with Horizontal(id="loading"):
+                yield LoadingIndicator()
+                yield Label("loading the interviewer…", id="loading-label")
+            yield Static(topic_summary(app.settings.home), id="topics")
+        yield Footer()
+
+    @on(ServicesReady)
+    def _loaded(self) -> None:
+        self.query_one("#loading").display = False
+
+    @on(ServicesFailed)
+    def _services_failed(self, message: ServicesFailed) -> None:
+        self.query_one("#loading-label", Label).update(f"[red]could not load the interviewer:[/] {message.error}")
+
+    def on_mount(self) -> None:
+        if self.app.services is not None:
+            self.query_one("#loading").display = False
+
+    def on_screen_resume(self) -> None:
+        self.query_one("#topics", Static).update(topic_summary(self.app.settings.home))
+
+    def action_start(self) -> None:
+        request = self.app.request.model_copy(update={
+            "questions": self.query_one("#length", Select).value,
+            "section": self.query_one("#section", Select).value,
+        })
+        self.app.start_interview(request, self.query_one("#lang", Select).value)
+
+    def action_resume(self) -> None:
+        self.app.resume_session("latest")
+
+    def action_history(self) -> None:
+        from tui.screens.history import HistoryScreen
+
+        self.app.when_ready(lambda: self.app.push_screen(HistoryScreen()))

@@ -1,0 +1,172 @@
+"""The interview: transcript, answer editor, side panel. The agent runs in a worker; its events
+arrive as AgentEvent messages, so the UI never waits on it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header, TextArea
+from textual.worker import Worker, WorkerState
+
+from agent.state import CandidateAction
+from tui.messages import AgentEvent
+from tui.widgets.side_panel import SidePanel
+from tui.widgets.transcript import InterviewerTurn, Transcript
+
+LABELS = {"ask": "Question", "follow_up": "Follow-up", "hint": "Hint"}
+
+
+class InterviewScreen(Screen):
+    BINDINGS = [
+        Binding("ctrl+s", "send", "Send", priority=True),
+        Binding("ctrl+enter", "send", "Send", show=False, priority=True),
+        Binding("f2", "hint", "Hint"),
+        Binding("f3", "idk", "I don't know"),
+        Binding("f4", "skip", "Skip"),
+        Binding("f5", "repeat", "Repeat"),
+        Binding("f10", "end", "End session"),
+        Binding("escape", "leave", "Leave"),
+    ]
+    PALETTE = BINDINGS[:1] + BINDINGS[2:]
+
+    def __init__(self, session: Any, start: tuple[Any, str] | None) -> None:
+        super().__init__()
+        self.session = session
+        self.start = start
+        self.streaming: InterviewerTurn | None = None
+        self.started_at = 0.0
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="room"):
+            with Vertical(id="conversation"):
+                yield Transcript(id="transcript")
+                yield TextArea(id="answer", soft_wrap=True, show_line_numbers=False, tab_behavior="indent")
+            yield SidePanel(id="side")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.started_at = self.app.clock()
+        side = self.query_one(SidePanel)
+        side.max_follow_ups = self.app.settings.interview.max_follow_ups
+        self.set_interval(1, self._tick)
+        self.query_one("#answer", TextArea).border_title = "Your answer (Ctrl+S to send)"
+        if self.start is not None:
+            request, lang = self.start
+            self.run_agent(self.session.start(request, lang, self.app.settings.interview.max_follow_ups))
+        else:
+            self.run_agent(self.session.resume())
+
+    def _tick(self) -> None:
+        self.query_one(SidePanel).elapsed = int(self.app.clock() - self.started_at)
+
+    @work(exclusive=True, group="agent", exit_on_error=False)
+    async def run_agent(self, events) -> None:
+        self.query_one(SidePanel).working = True
+        async for event in events:
+            self.post_message(AgentEvent(event))
+
+    @on(Worker.StateChanged)
+    def _worker_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group != "agent":
+            return
+        if event.state in (WorkerState.SUCCESS, WorkerState.ERROR, WorkerState.CANCELLED):
+            self.query_one(SidePanel).working = False
+        if event.state == WorkerState.ERROR:
+            self.notify(f"The interviewer hit an error: {event.worker.error}. Your answers are saved; "
+                        "resume from Home.", severity="error", timeout=10)
+
+    @on(AgentEvent)
+    def _event(self, message: AgentEvent) -> None:
+        event = message.event
+        data = event.data
+        transcript = self.query_one(Transcript)
+        side = self.query_one(SidePanel)
+        if event.type == "token":
+            if self.streaming is None:
+                self.streaming = transcript.add_interviewer("", LABELS["follow_up"])
+            self.streaming.append(data["text"])
+        elif event.type in LABELS:
+            if self.streaming is not None:
+                self.streaming.remove()
+                self.streaming = None
+            question = self.app.services.bank[data["question"]]
+            label = f"{LABELS[event.type]} · {data['number']}/{data['of']} · {question.id}"
+            transcript.add_interviewer(data["text"], label)
+            side.number, side.of, side.question = data["number"], data["of"], question.id
+            side.section, side.topics = question.section.value, ", ".join(question.topics)
+            side.follow_ups = data["follow_ups"]
+            if event.type == "ask":
+                side.depth = None
+            self.query_one("#answer", TextArea).focus()
+        elif event.type == "recovered":
+            transcript.add_note("Recovered your saved answer from before the interruption; continuing.")
+        elif event.type == "assessment":
+            side.depth = data["depth"]
+        elif event.type == "question_done":
+            self._review(data["question"])
+        elif event.type == "session_done":
+            self._report()
+
+    def _review(self, question_id: str) -> None:
+        if self.app.settings.interview.review != "each":
+            return
+        from tui.screens.review import ReviewScreen
+
+        self.app.push_screen(ReviewScreen(self.session, question_id))
+
+    def _report(self) -> None:
+        from tui.screens.report import ReportScreen
+
+        self.app.push_screen(ReportScreen(self.session.session_id))
+
+    def _reply(self, action: CandidateAction, text: str = "") -> None:
+        if self.session.waiting is None:
+            self.notify("The interviewer is still thinking.", severity="warning")
+            return
+        if action is CandidateAction.answer:
+            self.query_one(Transcript).add_candidate(text)
+        else:
+            self.query_one(Transcript).add_note(f"({action.value})")
+        self.run_agent(self.session.submit(action, text))
+
+    def action_send(self) -> None:
+        editor = self.query_one("#answer", TextArea)
+        if not editor.text.strip():
+            self.notify("Write an answer first, or press F3 for \"I don't know\".", severity="warning")
+            return
+        text = editor.text
+        editor.clear()
+        self._reply(CandidateAction.answer, text)
+
+    def action_hint(self) -> None:
+        self._reply(CandidateAction.hint)
+
+    def action_idk(self) -> None:
+        self._reply(CandidateAction.idk)
+
+    def action_skip(self) -> None:
+        self._reply(CandidateAction.skip)
+
+    def action_repeat(self) -> None:
+        self._reply(CandidateAction.repeat)
+
+    def action_end(self) -> None:
+        self._reply(CandidateAction.end)
+
+    async def action_leave(self) -> None:
+        from tui.screens.confirm import ConfirmScreen
+
+        def leave(confirmed: bool | None) -> None:
+            if confirmed:
+                self.app.pop_screen()
+                self.app.notify(f"Session {self.session.session_id} saved; resume it from Home (R).")
+
+        await self.app.push_screen(
+            ConfirmScreen("Leave the interview? It is saved and you can resume it from Home."), leave
+        )

@@ -1,0 +1,67 @@
+"""Question review: what was shown (with the candidate's own words), what was missed, the
+misconceptions and their corrections, the model answer and the references (expandable)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Collapsible, Footer, Header, Markdown
+
+from agent.state import QuestionSummary
+from agent.text import clean_for_display
+from tui.latex import latex_to_unicode
+
+DEPTH_NAMES = ["nothing correct", "recall", "mechanism", "reasoning", "expert"]
+
+
+def review_markdown(summary: QuestionSummary, question: Any, lang: str) -> str:
+    lines = [f"# {question.id}: depth {summary.depth}/4 ({DEPTH_NAMES[summary.depth]})", "",
+             latex_to_unicode(question.prompt.get(lang)), "", f"*{summary.reason}*", ""]
+    if summary.covered:
+        lines += ["## What you showed", ""]
+        for evidence in summary.covered:
+            point = question.key_point(evidence.key_point)
+            lines += [f"- **{point.statement}** (level {point.level})", f"  > {clean_for_display(evidence.quote)}"]
+    if summary.missed:
+        lines += ["", "## Not shown yet", ""]
+        lines += [f"- {question.key_point(kp).statement} (level {question.key_point(kp).level})" for kp in summary.missed]
+    if summary.misconceptions:
+        lines += ["", "## Misconceptions", ""]
+        for hit in summary.misconceptions:
+            lines += [f"- You said: *{clean_for_display(hit.quote)}*", f"  - **Correction:** {hit.correction}"]
+    lines += ["", "## Model answer", "", latex_to_unicode(summary.model_answer)]
+    return "\n".join(lines)
+
+
+class ReviewScreen(Screen):
+    BINDINGS = [Binding("escape,enter", "close", "Continue", priority=True)]
+    PALETTE = BINDINGS
+
+    def __init__(self, session: Any, question_id: str) -> None:
+        super().__init__()
+        self.session = session
+        self.question_id = question_id
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield VerticalScroll(id="review")
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        state = await self.session.state()
+        summary = next(s for s in reversed(state["summaries"]) if s.question == self.question_id)
+        question = self.app.services.bank[self.question_id]
+        body = self.query_one("#review", VerticalScroll)
+        await body.mount(Markdown(review_markdown(summary, question, state.get("lang", "en"))))
+        if summary.references:
+            await body.mount(Markdown("## References"))
+            for ref in summary.references:
+                await body.mount(Collapsible(Markdown(latex_to_unicode(clean_for_display(ref.text))),
+                                             title=f"{ref.source} › {ref.heading}", collapsed=True))
+
+    def action_close(self) -> None:
+        self.app.pop_screen()
