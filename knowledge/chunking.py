@@ -23,8 +23,9 @@ TERMINAL_PUNCT = tuple(".。!！?？:：;；,，")
 
 def estimate_tokens(text: str) -> int:
     cjk = len(CJK.findall(text))
-    words = len(LATIN_WORD.findall(text))
-    return cjk + round(words * 1.3) + 1
+    # A long unbroken run (a hash, base64) is many tokens, not one word: about 4 characters each.
+    words = sum(max(1.3, len(w) / 4) for w in LATIN_WORD.findall(text))
+    return cjk + round(words) + 1
 
 
 @dataclass(frozen=True)
@@ -45,10 +46,16 @@ class Chunk:
         return f"{self.heading}\n{self.text}" if self.heading else self.text
 
 
+FENCE = re.compile(r"^\s*(```|~~~)")
+
+
 def _split_inline_headings(text: str) -> list[str]:
     lines: list[str] = []
+    fenced = False
     for line in text.splitlines():
-        lines.extend(INLINE_HEADING.split(line) if "#" in line else [line])
+        if FENCE.match(line):
+            fenced = not fenced
+        lines.extend(INLINE_HEADING.split(line) if "#" in line and not fenced else [line])
     return lines
 
 
@@ -70,8 +77,8 @@ def _inline_title(line: str) -> tuple[str, str]:
 def _looks_like_plain_heading(line: str, next_line: str | None) -> bool:
     stripped = line.strip()
     return (
-        0 < len(stripped) <= 60
-        and len(stripped.split()) <= 10
+        0 < len(stripped) <= 80
+        and len(stripped.split()) <= 14
         and not stripped.endswith(TERMINAL_PUNCT)
         and not re.match(r"^([-*•>]|\d+[.)])\s", stripped)
         and bool(next_line and next_line.strip())
@@ -109,13 +116,18 @@ def split_sections(text: str) -> list[Section]:
             stack.pop()
         stack.append((level, title))
 
+    fenced = False
     for i, line in enumerate(lines):
-        heading = MD_HEADING.match(line) if markdown else None
+        if FENCE.match(line):
+            fenced = not fenced
+        heading = MD_HEADING.match(line) if markdown and not fenced and not FENCE.match(line) else None
         if heading:
             title, body = _inline_title(line)
             open_heading(len(heading.group(1)), title)
             if body:
                 current.append(body)
+        elif fenced or FENCE.match(line):
+            current.append(line)
         elif not markdown and _looks_like_plain_heading(line, _next_text_line(lines, i)):
             open_heading(1, line.strip())
         elif not line.strip():

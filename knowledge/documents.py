@@ -10,7 +10,6 @@ from pathlib import Path
 
 from knowledge.bank import NOTES_DIR
 
-TEXT_SUFFIXES = {".md", ".markdown", ".txt", ".rst"}
 QUESTION_LINE = re.compile(r"^Question:\s*((?:algo|infra)-\d\d)\s*$", re.MULTILINE)
 
 

@@ -20,7 +20,7 @@ from urllib.parse import urlparse
 import numpy as np
 
 from knowledge.chunking import chunk_text
-from knowledge.documents import Document, DocumentError, default_sources, discover, read_document
+from knowledge.documents import Document, DocumentError, default_sources, discover, read_document, source_key
 from knowledge.embeddings import make_embedding
 from knowledge.settings import Settings
 
@@ -120,25 +120,31 @@ class KnowledgeStore:
         if self._collection is None:
             client = self._client_or_raise()
             try:
-                if create:
-                    self._collection = client.get_or_create_collection(
+                existing = {c.name for c in client.list_collections()}
+                if self._collection_name in existing:
+                    self._check_embedding(client.get_collection(self._collection_name))
+                    self._collection = client.get_collection(self._collection_name, embedding_function=self.embedding)
+                elif create:
+                    self._collection = client.create_collection(
                         self._collection_name,
                         embedding_function=self.embedding,
                         metadata={"hnsw:space": "cosine", "embedding": self.embedding.spec},
                     )
                 else:
-                    self._collection = client.get_collection(self._collection_name, embedding_function=self.embedding)
+                    raise StoreError("the knowledge store is empty; build it with: rl-interview kb build")
+            except StoreError:
+                raise
             except Exception as exc:
-                if not create and "does not exist" in str(exc).lower():
-                    raise StoreError("the knowledge store is empty; build it with: rl-interview kb build") from None
                 raise StoreError(self._unusable(exc)) from exc
-            built_with = (self._collection.metadata or {}).get("embedding")
-            if built_with and built_with != self.embedding.spec:
-                self._collection = None
-                raise StoreError(
-                    f"the knowledge store was built with the {built_with!r} embedding but {self.embedding.spec!r} is configured; fix: rl-interview kb build --rebuild"
-                )
         return self._collection
+
+    def _check_embedding(self, collection: Any) -> None:
+        built_with = (collection.metadata or {}).get("embedding")
+        if built_with and built_with != self.embedding.spec:
+            raise StoreError(
+                f"the knowledge store was built with the {built_with!r} embedding but {self.embedding.spec!r} "
+                "is configured; fix: rl-interview kb build --rebuild"
+            )
 
     # -- building ---------------------------------------------------------------------------
     def sources(self, extra: Iterable[Path] = ()) -> list[Path]:
@@ -155,7 +161,7 @@ class KnowledgeStore:
                 doc = read_document(path, int(self.settings.knowledge.max_file_mb * 1e6))
             except DocumentError as exc:
                 report.skipped.append(str(exc))
-                unreadable.add(str(path.resolve()))
+                unreadable.add(source_key(path))
                 continue
             documents.setdefault(doc.key, doc)
         if rebuild:
@@ -213,12 +219,15 @@ class KnowledgeStore:
             client = self._client_or_raise()
             if self._collection_name in [c.name for c in client.list_collections()]:
                 client.delete_collection(self._collection_name)
-        except StoreError:
+        except Exception as exc:
             if self.settings.chroma_url:
-                raise
+                raise StoreError(self._unusable(exc)) from exc
+            from chromadb.api.shared_system_client import SharedSystemClient
+
             damaged = self.settings.store_dir / "chroma"
             aside = damaged.with_name(f"chroma.damaged-{int(time.time())}")
             shutil.move(str(damaged), str(aside))
+            SharedSystemClient.clear_system_cache()  # Chroma caches the half-opened client per path
             self._client = None
 
     # -- reading ----------------------------------------------------------------------------
@@ -283,7 +292,7 @@ class KnowledgeStore:
     def for_question(self, question_id: str, k: int = 10) -> list[Hit]:
         """The chunks of one question's reference note, in reading order."""
         got = self.collection().get(where={"question_id": question_id}, include=["documents", "metadatas"])
-        rows = sorted(zip(got["ids"], got["documents"], got["metadatas"], strict=True), key=lambda r: r[2].get("chunk", 0))
+        rows = sorted(zip(got["ids"], got["documents"], got["metadatas"], strict=True), key=lambda r: (r[2]["source"], r[2].get("chunk", 0)))
         return [self._hit(i, t, m, 1.0) for i, t, m in rows[:k]]
 
 

@@ -1,0 +1,45 @@
+"""Fixtures for the agent tests: an isolated home, the shipped question bank, a graph driver."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def agent_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every agent test writes only under tmp_path, reads no config file and uses the hash embedding."""
+    for name in list(os.environ):
+        if name.startswith("RL_INTERVIEW_"):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("RL_INTERVIEW_HOME", str(tmp_path))
+    monkeypatch.setenv("RL_INTERVIEW_CONFIG", str(tmp_path / "none.toml"))
+    monkeypatch.setenv("RL_INTERVIEW_KNOWLEDGE__EMBEDDING", "hash")
+    return tmp_path
+
+
+@pytest.fixture(scope="session")
+def bank():
+    from knowledge.bank import load_bank
+
+    return load_bank()
+
+
+@pytest.fixture(scope="session")
+def notes_retriever():
+    from agent.retrieval import NotesRetriever
+
+    return NotesRetriever()
+
+
+@pytest.fixture
+def graph_driver(bank, notes_retriever):
+    """Make a driver for the uncompiled graph, compiled with an in-memory checkpointer."""
+    from agent_helpers import GraphDriver
+
+    def make(plan=("algo-07", "infra-10"), lang="en", max_follow_ups=3, thread="t"):
+        return GraphDriver(bank, notes_retriever, list(plan), lang=lang, max_follow_ups=max_follow_ups, thread=thread)
+
+    return make
