@@ -112,8 +112,10 @@ class RubricScorer:
                 flags.append(Flag.empty)
         elif gibberish:
             flags.append(Flag.gibberish)
-        elif DONT_KNOW.search(content_text) and not evidence and size(content_text) < 30:
+        elif DONT_KNOW.search(content_text) and size(content_text) < 30 and not any(e.level > 1 for e in evidence.values()):
+            # "I haven't read the ProRL paper" names a term but shows nothing.
             flags.append(Flag.dont_know)
+            evidence, mentioned = {}, False
         elif not mentioned:
             flags.append(Flag.off_topic)
 

@@ -62,12 +62,12 @@ def _fmt(value: Any) -> str:
 
 
 def table(report: dict[str, Any]) -> str:
-    rows = [("all", report, report["baseline"])]
-    rows += [(f"split {name}", s, s["baseline"]) for name, s in report["splits"].items()]
+    rows = [("all", report)] + [(f"split {name}", s) for name, s in report["splits"].items()]
     lines = ["| set | turns | " + " | ".join(HEADLINE) + " |", "|---" * (len(HEADLINE) + 2) + "|"]
-    for name, brain, baseline in rows:
-        lines.append(f"| {name} ({report['brain']}) | {brain['turns']} | " + " | ".join(_fmt(brain[k]) for k in HEADLINE) + " |")
-        lines.append(f"| {name} (baseline) | {baseline['turns']} | " + " | ".join(_fmt(baseline[k]) for k in HEADLINE) + " |")
+    for name, figures in rows:
+        for who, values in ((report["brain"], figures), ("baseline", figures["baseline"]), ("rater ceiling", figures.get("ceiling"))):
+            if values:
+                lines.append(f"| {name} ({who}) | {values['turns']} | " + " | ".join(_fmt(values.get(k)) for k in HEADLINE) + " |")
     lines.append(f"\nlatency per turn: p50 {report['latency_ms']['p50']} ms, p95 {report['latency_ms']['p95']} ms; "
                  f"{report['transcripts']} transcripts in {report['seconds']} s")
     return "\n".join(lines)

@@ -13,9 +13,11 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
+import yaml
 
 from agent.brain import Brain
 from agent.policy import Progress, decide
@@ -177,11 +179,32 @@ def grouped(results: list[TurnResult], key: Callable[[TurnResult], str | None]) 
     return {name: brain_summary(rs) for name, rs in sorted(groups.items())}
 
 
+LABELS_DIR = Path(__file__).parent / "labels"
+
+
+def rater_ceiling(transcripts: list[GoldTranscript]) -> dict[str, Any] | None:
+    """Agreement of the two independent labelling passes on these transcripts: the ceiling a
+    scorer can be expected to reach against one rater."""
+    try:
+        first = yaml.safe_load((LABELS_DIR / "first_pass.yaml").read_text(encoding="utf-8"))
+        second = yaml.safe_load((LABELS_DIR / "second_pass.yaml").read_text(encoding="utf-8"))
+    except OSError:
+        return None
+    a, b = [], []
+    for t in transcripts:
+        if t.id in first and t.id in second and len(first[t.id]) == len(second[t.id]) == len(t.turns):
+            a.extend(first[t.id])
+            b.extend(second[t.id])
+    return depth_metrics(a, b) if a else None
+
+
 def evaluate(transcripts: list[GoldTranscript], bank: Bank, brain: Brain, retriever: Retriever) -> dict[str, Any]:
     started = time.perf_counter()
 
     async def run_all() -> list[list[TurnResult]]:
-        return await asyncio.gather(*(replay_transcript(t, bank, brain, retriever) for t in transcripts))
+        return await asyncio.gather(*(
+            replay_transcript(t, bank, brain, retriever, "zh" if t.language == "zh" else "en") for t in transcripts
+        ))
 
     results = [r for batch in asyncio.run(run_all()) for r in batch]
     turns = [turn for t in transcripts for turn in t.turns]
@@ -190,9 +213,11 @@ def evaluate(transcripts: list[GoldTranscript], bank: Bank, brain: Brain, retrie
     report = {
         **brain_summary(results),
         "baseline": baseline_summary(results, bank),
+        "ceiling": rater_ceiling(transcripts),
         "confusion": confusion([r.gold_depth for r in results], [r.depth for r in results]),
         "latency_ms": {"p50": _r(percentile(latencies, 0.5)), "p95": _r(percentile(latencies, 0.95))},
-        "splits": {name: {**brain_summary(rs), "baseline": baseline_summary(rs, bank)}
+        "splits": {name: {**brain_summary(rs), "baseline": baseline_summary(rs, bank),
+                          "ceiling": rater_ceiling([t for t in transcripts if t.split == name])}
                    for name, rs in _by(results, lambda r: r.split).items()},
         "by_language": grouped(results, lambda r: r.language),
         "by_section": grouped(results, lambda r: r.section),
