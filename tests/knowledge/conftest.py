@@ -29,7 +29,7 @@ def runner() -> CliRunner:
 
 @pytest.fixture
 def app():
-    from agent.cli import app
+    from tui.cli import app
 
     return app
 

@@ -206,7 +206,7 @@ def test_rebuild_right_after_a_failed_open_in_the_same_process(hash_settings, do
 CLI_WITH_NOTES_DIR = (
     "import sys; from pathlib import Path; import knowledge.documents as d; "
     "d.NOTES_DIR = Path(sys.argv[1]); sys.argv = ['rl-interview', *sys.argv[2:]]; "
-    "from agent.cli import main; main()"
+    "from tui.cli import main; main()"
 )
 
 
