@@ -109,18 +109,24 @@ class Interview:
         self.index.finish(self.session_id, status, average)
 
 
-@contextlib.asynccontextmanager
-async def open_checkpointer(settings):
-    """AsyncSqliteSaver under RL_INTERVIEW_HOME, told which of our models it may deserialize."""
-    import aiosqlite
+def checkpoint_serde():
+    """The checkpoint serializer, told which of our models it may deserialize."""
     from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
-    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
     from agent.state import SERIALIZED_MODELS
 
+    return JsonPlusSerializer(allowed_msgpack_modules=SERIALIZED_MODELS)
+
+
+@contextlib.asynccontextmanager
+async def open_checkpointer(settings):
+    """AsyncSqliteSaver under RL_INTERVIEW_HOME."""
+    import aiosqlite
+    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
     path = settings.home / "checkpoints.sqlite"
     path.parent.mkdir(parents=True, exist_ok=True)
-    serde = JsonPlusSerializer(allowed_msgpack_modules=SERIALIZED_MODELS)
+    serde = checkpoint_serde()
     try:
         async with aiosqlite.connect(str(path), timeout=30) as conn:
             await conn.execute("PRAGMA journal_mode=WAL")

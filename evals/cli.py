@@ -21,6 +21,7 @@ def eval_command(
     split: Annotated[str | None, typer.Option("--split", help="Only transcripts of this split (dev, heldout).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     out_dir: Annotated[Path | None, typer.Option("--out", help="Folder for the Markdown report.")] = None,
+    simulate_n: Annotated[int | None, typer.Option("--simulate", min=1, max=200, help="Instead: N simulated sessions per persona.")] = None,
 ) -> None:
     """Measure the interviewer against labelled transcripts (QWK, agreement, next action, probes, traps)."""
     from agent.app import make_brain
@@ -35,6 +36,9 @@ def eval_command(
     except SettingsError as exc:
         raise fail(str(exc)) from None
     bank = load_bank()
+    if simulate_n:
+        _simulate(simulate_n, bank, make_brain(settings), NotesRetriever(settings.knowledge.chunk_tokens), as_json)
+        return
     transcripts, problems = load_gold(paths or [], set(bank))
     for problem in problems:
         err.print(problem, markup=False, soft_wrap=True)
@@ -55,6 +59,22 @@ def eval_command(
         out.print(f"\nreport: {folder / 'report.md'}", markup=False)
     if problems:
         raise typer.Exit(EXIT_SKIPPED)
+
+
+def _simulate(n: int, bank, brain, retriever, as_json: bool) -> None:
+    from evals.simulate import simulate
+
+    result = simulate(n, bank, brain, retriever)
+    if as_json:
+        sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
+    else:
+        out.print(f"{result['sessions']} simulated sessions; invariant violations: {len(result['violations'])}", markup=False)
+        for violation in result["violations"][:20]:
+            out.print(f"  {violation}", markup=False)
+        out.print(f"strong > average > weak in {result['ordering_rate']:.0%} of paired runs", markup=False)
+        out.print("average depth by persona: " + ", ".join(f"{p} {d}" for p, d in result["average_depth"].items()), markup=False)
+    if result["violations"]:
+        raise typer.Exit(1)
 
 
 def _fmt(value: Any) -> str:
