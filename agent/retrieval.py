@@ -60,6 +60,8 @@ class StoreRetriever:
 
 def make_retriever(settings) -> Retriever:
     """The store if it has been built with the configured embedding; otherwise our notes directly."""
+    if not settings.chroma_url and not (settings.store_dir / "chroma" / "chroma.sqlite3").exists():
+        return NotesRetriever(settings.knowledge.chunk_tokens)  # never built: don't even import Chroma
     from knowledge.store import KnowledgeStore, StoreError
 
     store = KnowledgeStore(settings)
