@@ -24,9 +24,15 @@ class PlanRequest(BaseModel):
     seed: int | None = None
     recent: list[str] = Field(default_factory=list)
     """Questions from the candidate's last sessions: avoided unless nothing else is left."""
+    openers: dict[str, str] = Field(default_factory=dict)
+    """Question id -> key point id: open that question with the key point's probe instead of the
+    whole question (a drill on what the candidate missed last time)."""
 
 
 def make_plan(bank: Bank, request: PlanRequest) -> list[str]:
+    for qid, point in request.openers.items():
+        if qid not in bank or point not in {kp.id for kp in bank[qid].key_points}:
+            raise PlanError(f"opener {qid}:{point} names no key point of the bank")
     if request.ids:
         unknown = [qid for qid in request.ids if qid not in bank]
         if unknown:
@@ -65,13 +71,29 @@ def _balanced(pool: list[Question], n: int, section: str) -> list[Question]:
     return out
 
 
+SEARCH_STEPS = 20_000
+
+
 def _order(questions: list[Question], rng: random.Random) -> list[Question]:
-    """Easier to harder, never two consecutive questions sharing a topic when that can be avoided."""
-    remaining = sorted(questions, key=lambda q: (q.difficulty, rng.random()))
-    ordered: list[Question] = []
-    while remaining:
+    """Easier to harder, never two consecutive questions sharing a topic when that can be avoided:
+    a depth-first search in easiest-first order finds such an order if one exists (bounded, with
+    the easiest-first order as the fallback)."""
+    by_difficulty = sorted(questions, key=lambda q: (q.difficulty, rng.random()))
+    steps = 0
+
+    def extend(ordered: list[Question], remaining: list[Question]) -> list[Question] | None:
+        nonlocal steps
+        if not remaining:
+            return ordered
         last = set(ordered[-1].topics) if ordered else set()
-        pick = next((q for q in remaining if not last & set(q.topics)), remaining[0])
-        remaining.remove(pick)
-        ordered.append(pick)
-    return ordered
+        for q in remaining:
+            steps += 1
+            if steps > SEARCH_STEPS:
+                return None
+            if not last & set(q.topics):
+                found = extend([*ordered, q], [r for r in remaining if r is not q])
+                if found:
+                    return found
+        return None
+
+    return extend([], by_difficulty) or by_difficulty

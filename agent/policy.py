@@ -27,8 +27,9 @@ def next_probe(question: Question, assessment: Assessment, probed: tuple[str, ..
             return hit.misconception
     missing = [question.key_point(kp) for kp in assessment.missed if kp not in probed]
     below_expert = [kp for kp in missing if kp.level < 4]
-    if below_expert and assessment.depth < 3:
-        return min(below_expert, key=lambda kp: kp.level).id
+    if assessment.depth < 3:
+        # Expert probes only once levels 1-3 are shown; with nothing left below, the depth is known.
+        return min(below_expert, key=lambda kp: kp.level).id if below_expert else None
     for i in range(len(question.expert_probes)):
         if f"expert:{i}" not in probed:
             return f"expert:{i}"
@@ -47,7 +48,8 @@ def decide(question: Question, assessment: Assessment, action: CandidateAction, 
     if stuck:
         if progress.hinted or target is None:
             return Decision(action="move_on", why="still stuck after a hint")
-        return Decision(action="hint", target=_hint_target(question, assessment), why="the candidate is stuck")
+        return Decision(action="hint", target=_hint_target(question, assessment, progress.probed),
+                        why="the candidate is stuck")
     if progress.stalls >= 2:
         return Decision(action="move_on", why="two follow-ups without progress")
     if target is None:
@@ -55,8 +57,13 @@ def decide(question: Question, assessment: Assessment, action: CandidateAction, 
     return Decision(action="follow_up", target=target, why=_why(target, assessment))
 
 
-def _hint_target(question: Question, assessment: Assessment) -> str:
+def _hint_target(question: Question, assessment: Assessment, probed: tuple[str, ...]) -> str:
+    """What the candidate is stuck on: the key point last probed if it is still missing, else the
+    lowest-level missing one."""
     shown = {e.key_point for e in assessment.covered}
+    last = probed[-1] if probed else None
+    if last in {kp.id for kp in question.key_points} and last not in shown:
+        return last
     missing = [kp for kp in question.key_points if kp.id not in shown]
     return min(missing, key=lambda kp: kp.level).id if missing else question.key_points[0].id
 

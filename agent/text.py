@@ -16,7 +16,12 @@ WORD = re.compile(r"[A-Za-z\u00c0-\u024f]+(?:'[a-z]+)?")
 ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
 # Sentence ends: Latin punctuation before a space (keeps 1e-6, 0.2, v3.2 intact), CJK punctuation,
 # line breaks and bullet starts.
-SENTENCE_BREAK = re.compile(r"(?<=[.!?;:])\s+|(?<=[。！？；])|\n+\s*(?:[-*•]\s+|\d+[.)]\s+)?|\s+[-•]\s+")
+# Not after common abbreviations ("Dr. GRPO", "e.g. ", "vs. "), which would split a term in two.
+SENTENCE_BREAK = re.compile(
+    r"(?<!\bdr\.)(?<!\bvs\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bal\.)(?<=[.!?;:])\s+"
+    r"|(?<=[。！？；])|\n+\s*(?:[-*•]\s+|\d+[.)]\s+)?",
+    re.IGNORECASE,
+)
 
 EXPLAIN = re.compile(
     r"\b(because|since|so that|so the|therefore|thus|hence|means|in order to|otherwise|prevent|reduc|"
@@ -28,7 +33,7 @@ EXPLAIN = re.compile(
     r"就会|会让|让|使|通过|等于|是|用|算|取|减|除|估计|存|切|把|对|做|来|能|会|需要|需|要|可以|需要|依赖|"
     r"变|保持|限制|约束|比较|区别|不同|加|乘"
 )
-LIST_SPLIT = re.compile(r"[,，、;；/|\n•]+|\s-\s")
+LIST_SPLIT = re.compile(r"[,，、;；\n•]+")
 
 
 def clean_for_display(text: str) -> str:
@@ -81,6 +86,17 @@ def find_cue(sentence_normalised: str, cues: list[str]) -> str | None:
         if cue.strip() and cue_pattern(cue).search(sentence_normalised):
             return cue
     return None
+
+
+def asserts(sentence: str, cues: list[str]) -> bool:
+    """The sentence makes the claim a cue names, rather than denying it: a negation inside the
+    cue itself ("doesn't matter") is part of the claim; one elsewhere in the sentence denies it."""
+    normalised = normalise(sentence)
+    for cue in cues:
+        match = cue_pattern(cue).search(normalised) if cue.strip() else None
+        if match and not NEGATION.search(normalised[: match.start()] + " " + normalised[match.end() :]):
+            return True
+    return False
 
 
 def explains(sentence: str) -> bool:
@@ -156,9 +172,9 @@ def is_gibberish(text: str) -> bool:
         return True
     if CJK_CHAR.search(text) and len(CJK_CHAR.findall(text)) >= 0.3 * letters:
         return False
-    tokens = WORD.findall(text)
+    tokens = [t for t in WORD.findall(text) if len(t) > 3]  # kl, p, q, ppo: no evidence either way
     if len(tokens) < 2:
-        return len(text.strip()) >= 3 and not any(_wordlike(t) for t in tokens)
+        return bool(tokens) and not _wordlike(tokens[0]) and len(WORD.findall(text)) <= 2
     return sum(_wordlike(t) for t in tokens) / len(tokens) < 0.6
 
 
