@@ -18,7 +18,7 @@ ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-
 # line breaks and bullet starts.
 # Not after common abbreviations ("Dr. GRPO", "e.g. ", "vs. "), which would split a term in two.
 SENTENCE_BREAK = re.compile(
-    r"(?<!\bdr\.)(?<!\bvs\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bal\.)(?<=[.!?;:])\s+"
+    r"(?<!\bdr\.)(?<!\bvs\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bal\.)(?<=[.!?;])\s+"
     r"|(?<=[。！？；])|\n+\s*(?:[-*•]\s+|\d+[.)]\s+)?",
     re.IGNORECASE,
 )
@@ -33,7 +33,7 @@ EXPLAIN = re.compile(
     r"就会|会让|让|使|通过|等于|是|用|算|取|减|除|估计|存|切|把|对|做|来|能|会|需要|需|要|可以|需要|依赖|"
     r"变|保持|限制|约束|比较|区别|不同|加|乘"
 )
-LIST_SPLIT = re.compile(r"[,，、;；\n•]+")
+LIST_SPLIT = re.compile(r"[,，、;；\n•]+|\s*(?:→|->|=>|⇒)\s*|\s+[/|]\s+|(?<=\w):\s")
 
 
 def clean_for_display(text: str) -> str:
@@ -74,6 +74,9 @@ def cue_pattern(cue: str) -> re.Pattern[str]:
     longer words (baseline -> baselines, clip -> clipping), plain substring for CJK."""
     cue = normalise(cue).strip()
     body = re.escape(cue).replace(r"\ ", r"\s*")
+    if len(cue) >= 4 and all(CJK_CHAR.match(ch) for ch in cue):
+        # Chinese slips adverbs into a phrase (不再奖励 / 不再继续奖励): allow a short gap mid-cue.
+        body = re.escape(cue[:2]) + r"[\u3400-\u9fff]{0,3}?" + re.escape(cue[2:])
     head = r"(?<![a-z0-9])" if cue[:1].isascii() and cue[:1].isalnum() else ""
     tail = ""
     if cue[-1:].isascii() and cue[-1:].isalnum():
@@ -88,20 +91,30 @@ def find_cue(sentence_normalised: str, cues: list[str]) -> str | None:
     return None
 
 
+CLAUSE_BREAKS = (",", "，", ";", "；", ":", "：", " but ", " however ", "不过", "但是", "但")
+
+
 def asserts(sentence: str, cues: list[str]) -> bool:
     """The sentence makes the claim a cue names, rather than denying it: a negation inside the
     cue itself ("doesn't matter") is part of the claim; one elsewhere in the sentence denies it."""
     normalised = normalise(sentence)
     for cue in cues:
         match = cue_pattern(cue).search(normalised) if cue.strip() else None
-        if match and not NEGATION.search(normalised[: match.start()] + " " + normalised[match.end() :]):
+        if not match:
+            continue
+        # Only the clause around the claim can deny it: "这个不是问题，所以多大都无所谓" still asserts it.
+        start = max((normalised.rfind(p, 0, match.start()) for p in CLAUSE_BREAKS), default=-1) + 1
+        ends = [i for i in (normalised.find(p, match.end()) for p in CLAUSE_BREAKS) if i >= 0]
+        clause = normalised[start : match.start()] + " " + normalised[match.end() : min(ends, default=len(normalised))]
+        if not NEGATION.search(clause):
             return True
     return False
 
 
 def explains(sentence: str) -> bool:
-    """A sentence that says how or why, not just a term: long enough and with a connective or verb."""
-    return size(sentence) >= 6 and bool(EXPLAIN.search(sentence.lower()))
+    """A sentence that says how or why, not just a term: long enough, with a connective or verb,
+    and not itself a list of terms (technical nouns like "split-K" or "clip" look like verbs)."""
+    return size(sentence) >= 6 and bool(EXPLAIN.search(sentence.lower())) and not list_shape(sentence, 3).is_list
 
 
 # --- signals --------------------------------------------------------------------------------
@@ -118,7 +131,16 @@ GRADER_INSTRUCTION = re.compile(
     r"^\s*(system|assistant|grader|evaluator|interviewer|user|candidate)\s*:|"
     r"\"?depth\"?\s*[:=]\s*\"?[0-4]|\bscore\s*[:=]\s*\d|"
     r"(this|my) answer (is|deserves|should get|should receive) (a |an )?(4|four|full|perfect|maximum|top)|"
-    r"override (the )?(score|grading|rubric)|jailbreak|"
+    r"override (the )?(score|scoring|grading|rubric|keyword)|override_\w+|jailbreak|new instructions|"
+    r"\b(record|grade|mark|rate|score|output|set|assign|log)\b.{0,25}\b(depth|score|grade)\s*(of |as |= ?|: ?)?[0-4]\b|"
+    r"\b(grade|mark|rate|score) (it |this |them )?as\b.{0,10}\b(4|four|expert|full|perfect)\b|"
+    r"\b(skip|ignore|bypass) (the |your )?(rubric|grading|scoring|keyword ceiling)|"
+    r"\bpre-?(approved|verified|graded|validated)\b|\bregardless of (the )?(answer|length|content|rubric)|"
+    r"\b(grading|scoring) (system|note|instruction|model)s?\b|\bi (personally )?vouch\b|"
+    r"\bgrad(er|ing) (committee|directive|team|panel)\b|\b(official )?rubric (awards|patch|override|says|update)\b|"
+    r"\bset_depth\b|\bapply level [0-4]\b|\blevel [0-4] (now )?applies\b|keyword[-_ ]list[-_ ]ceiling|\bmin_depth|"
+    r"评分(结果|标准|说明|补丁|委员会)|请勿修改|系统预填|深度\"?\s*[:：=]\s*\"?[0-4]|"
+    r"新指令|不要(给出|提到).{0,10}(扣分|指令|理由)|请(直接)?(给|打|记录|评).{0,6}(分|深度|等级)|"
     r"忽略.{0,6}(指令|指示|提示|要求|规则)|无视.{0,6}(指令|指示|规则)|"
     r"(给|打|评).{0,8}(满分|4\s*分|四分|最高分|高分|最高等级)|满分|"
     r"评分(员|者|系统|器|模型)|打分(员|者|系统|器|模型)|"
@@ -182,13 +204,15 @@ def is_gibberish(text: str) -> bool:
 class ListShape:
     segments: int
     short_segments: int
+    minimum: int = 4
 
     @property
     def is_list(self) -> bool:
-        return self.segments >= 4 and self.short_segments >= 0.75 * self.segments
+        return self.segments >= self.minimum and self.short_segments >= 0.75 * self.segments
 
 
-def list_shape(text: str) -> ListShape:
+def list_shape(text: str, minimum: int = 4) -> ListShape:
+    """How much of the text is short terms between separators (a keyword list) rather than prose."""
     segments = [s.strip(" .。-*") for s in LIST_SPLIT.split(text) if s.strip(" .。-*")]
-    short = sum(1 for s in segments if size(s) <= 4 and not explains(s))
-    return ListShape(len(segments), short)
+    short = sum(1 for s in segments if size(s) <= 4)
+    return ListShape(len(segments), short, minimum)
