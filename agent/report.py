@@ -10,6 +10,8 @@ from pydantic import BaseModel
 from agent.state import InterviewState, QuestionSummary, Reference
 from agent.text import clean_for_display
 from agent.wording import excerpt
+
+MODEL_USE_FIELDS = ("tokens_in", "tokens_out", "cost_usd", "latency_ms")
 from knowledge.bank import Bank
 
 
@@ -24,6 +26,7 @@ class StudyItem(BaseModel):
 class SessionReport(BaseModel):
     session_id: str
     status: str
+    lang: str = "en"
     questions: list[QuestionSummary]
     topics: dict[str, float]
     """Average depth per topic, strongest first."""
@@ -56,11 +59,13 @@ def build_report(state: InterviewState, bank: Bank) -> SessionReport:
             "depth": t.assessment.depth if t.assessment else None,
             "flags": [f.value for f in t.assessment.flags] if t.assessment else [],
             "brain": t.assessment.brain if t.assessment else None,
+            "fallback_reason": t.assessment.fallback_reason if t.assessment else None,
+            **{k: getattr(t.assessment, k) if t.assessment else None for k in MODEL_USE_FIELDS},
             "next": t.decision.action if t.decision else None,
         }
         for t in state.get("turns") or []
     ]
-    return SessionReport(session_id=state["session_id"], status=state.get("status", "active"),
+    return SessionReport(session_id=state["session_id"], status=state.get("status", "active"), lang=state.get("lang", "en"),
                          questions=summaries, topics=topics, study_next=study[:6], transcript=transcript)
 
 
@@ -68,7 +73,8 @@ def _sections(references: list[Reference]) -> list[str]:
     return list(dict.fromkeys(f"{r.source} › {r.heading}" for r in references))[:2]
 
 
-def to_markdown(report: SessionReport, bank: Bank, lang: str = "en") -> str:
+def to_markdown(report: SessionReport, bank: Bank, lang: str | None = None) -> str:
+    lang = lang or report.lang
     lines = [f"# Interview report {report.session_id}", "", f"Status: {report.status}", ""]
     if report.average_depth is not None:
         lines += [f"Average depth: {report.average_depth:.2f} / 4", ""]
@@ -96,7 +102,27 @@ def to_markdown(report: SessionReport, bank: Bank, lang: str = "en") -> str:
     if report.study_next:
         lines += ["", "## Study next", ""]
         lines += [f"- {s.question} / {s.key_point}: {s.statement} (read: {'; '.join(s.read) or 'the model answer'})" for s in report.study_next]
+    lines += _model_use(report.transcript)
     return clean_for_display("\n".join(lines)) + "\n"
+
+
+def _model_use(transcript: list[dict[str, Any]]) -> list[str]:
+    """With a model configured: its tokens, cost and latency per turn, and the turns scored offline, with why."""
+    judged = [(i, row) for i, row in enumerate(transcript, 1) if row["brain"] == "llm" or row["fallback_reason"]]
+    if not judged:
+        return []
+    lines = ["", "## Model use", "", "| turn | question | scored by | tokens in / out | cost | latency |",
+             "|---|---|---|---|---|---|"]
+    for i, row in judged:
+        scored = f"offline: {row['fallback_reason']}" if row["fallback_reason"] else "model"
+        cost = "-" if row["cost_usd"] is None else f"${row['cost_usd']:.6f}"
+        latency = "-" if row["latency_ms"] is None else f"{row['latency_ms']:.0f} ms"
+        lines.append(f"| {i} | {row['question']} | {_cell(scored)} | {row['tokens_in'] or 0} / {row['tokens_out'] or 0} "
+                     f"| {cost} | {latency} |")
+    costs = [row["cost_usd"] for _, row in judged if row["cost_usd"] is not None]
+    if costs:
+        lines += ["", f"Total model cost: ${sum(costs):.6f}"]
+    return lines
 
 
 def _cell(text: str) -> str:

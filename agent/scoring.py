@@ -13,11 +13,13 @@ Depth is cumulative over the turns on a question and never goes down.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from agent.state import Assessment, Evidence, Flag, MisconceptionHit
 from agent.text import (
     DONT_KNOW,
     GRADER_INSTRUCTION,
-    NEGATION,
+    asserts,
     explains,
     find_cue,
     is_gibberish,
@@ -50,6 +52,44 @@ def depth_of(question: Question, covered: list[Evidence], mentioned: bool) -> in
     return depth
 
 
+@dataclass(frozen=True)
+class PreparedAnswer:
+    """The part of an answer that is judged: its sentences minus those addressed to the grader."""
+
+    content: list[str]
+    flags: list[Flag]
+    """too_long and/or grader_instruction."""
+    note: str | None
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.content)
+
+
+def prepare_answer(answer: str, limit_chars: int) -> PreparedAnswer:
+    """Cut an over-long answer to its first `limit_chars` and remove sentences addressed to the grader."""
+    flags: list[Flag] = []
+    note = None
+    text = answer
+    if len(answer) > limit_chars:
+        text = answer[:limit_chars]
+        flags.append(Flag.too_long)
+        note = f"assessed on the first {limit_chars:,} of {len(answer):,} characters"
+    content: list[str] = []
+    for sentence in sentences(text):
+        if GRADER_INSTRUCTION.search(sentence):
+            if Flag.grader_instruction not in flags:
+                flags.append(Flag.grader_instruction)
+        else:
+            content.append(sentence)
+    return PreparedAnswer(content, flags, note)
+
+
+def is_keyword_list(content: list[str]) -> bool:
+    """Terms listed without explanation (fewer than two explaining sentences)."""
+    return list_shape("\n".join(content)).is_list and sum(explains(s) for s in content) < 2
+
+
 class RubricScorer:
     name = "offline"
 
@@ -57,22 +97,9 @@ class RubricScorer:
         self.answer_limit_chars = answer_limit_chars
 
     def assess(self, question: Question, answer: str, prior: Assessment | None) -> Assessment:
-        flags: list[Flag] = []
-        note = None
-        text = answer
-        if len(answer) > self.answer_limit_chars:
-            text = answer[: self.answer_limit_chars]
-            flags.append(Flag.too_long)
-            note = f"assessed on the first {self.answer_limit_chars:,} of {len(answer):,} characters"
-
-        content: list[str] = []
-        for sentence in sentences(text):
-            if GRADER_INSTRUCTION.search(sentence):
-                if Flag.grader_instruction not in flags:
-                    flags.append(Flag.grader_instruction)
-            else:
-                content.append(sentence)
-        content_text = "\n".join(content)
+        prepared = prepare_answer(answer, self.answer_limit_chars)
+        flags, note, content = list(prepared.flags), prepared.note, prepared.content
+        content_text = prepared.text
 
         evidence: dict[str, Evidence] = {}
         mentioned = False
@@ -89,15 +116,14 @@ class RubricScorer:
                     if kp.level == 1 or explanatory:
                         evidence[kp.id] = Evidence(key_point=kp.id, level=kp.level, quote=sentence)
                 for wrong in question.misconceptions:
-                    if find_cue(normalised, wrong.cues.all()) and not NEGATION.search(sentence):
+                    if asserts(sentence, wrong.cues.all()):
                         if all(m.misconception != wrong.id for m in misconceptions):
                             misconceptions.append(
                                 MisconceptionHit(misconception=wrong.id, quote=sentence, correction=wrong.correction)
                             )
 
-        shape = list_shape(content_text)
         capped = False
-        if shape.is_list and sum(explains(s) for s in content) < 2 and evidence:
+        if evidence and is_keyword_list(content):
             flags.append(Flag.keyword_list)
             capped = True
         if misconceptions:
@@ -141,27 +167,28 @@ class RubricScorer:
             missed=missed,
             misconceptions=misconceptions,
             flags=flags,
-            reason=self._reason(question, depth, covered, missed, flags),
+            reason=reason_for(question, depth, covered, missed, flags),
             brain=self.name,
             note=note,
         )
 
-    @staticmethod
-    def _reason(question: Question, depth: int, covered: list[Evidence], missed: list[str], flags: list[Flag]) -> str:
-        parts = [f"Depth {depth} ({LEVEL_NAMES[depth]})"]
-        if covered:
-            parts.append("showed " + ", ".join(e.key_point for e in covered))
-        if missed:
-            lowest = question.key_point(missed[0])
-            parts.append(f"not yet: {lowest.id} (level {lowest.level})")
-        limits = {
-            Flag.keyword_list: "terms listed without explanation count as recall at most",
-            Flag.misconception: "a stated misconception caps the answer at recall",
-            Flag.grader_instruction: "instructions to the grader were ignored",
-            Flag.gibberish: "the answer is not readable text",
-            Flag.off_topic: "the answer does not address the question",
-            Flag.dont_know: "the candidate did not know",
-            Flag.empty: "no answer",
-        }
-        parts.extend(limits[f] for f in flags if f in limits)
-        return "; ".join(parts) + "."
+
+def reason_for(question: Question, depth: int, covered: list[Evidence], missed: list[str], flags: list[Flag]) -> str:
+    """The one-line reason shown with a depth: what was shown, the lowest point missing, the limits."""
+    parts = [f"Depth {depth} ({LEVEL_NAMES[depth]})"]
+    if covered:
+        parts.append("showed " + ", ".join(e.key_point for e in covered))
+    if missed:
+        lowest = question.key_point(missed[0])
+        parts.append(f"not yet: {lowest.id} (level {lowest.level})")
+    limits = {
+        Flag.keyword_list: "terms listed without explanation count as recall at most",
+        Flag.misconception: "a stated misconception caps the answer at recall",
+        Flag.grader_instruction: "instructions to the grader were ignored",
+        Flag.gibberish: "the answer is not readable text",
+        Flag.off_topic: "the answer does not address the question",
+        Flag.dont_know: "the candidate did not know",
+        Flag.empty: "no answer",
+    }
+    parts.extend(limits[f] for f in flags if f in limits)
+    return "; ".join(parts) + "."

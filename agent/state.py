@@ -71,6 +71,36 @@ class Assessment(_Model):
     brain: str = "offline"
     fallback_reason: str | None = None
     note: str | None = None
+    tokens_in: int | None = None
+    """Model tokens read for this turn (the follow-up that was answered and the assessment); None offline."""
+    tokens_out: int | None = None
+    cost_usd: float | None = None
+    """None when no model was called or its price is unknown (local models)."""
+    latency_ms: float | None = None
+
+
+class KeyPointVerdict(_Model):
+    """A model's judgement of one rubric key point, with the words it claims show it."""
+
+    id: str
+    status: Literal["covered", "partial", "missing"]
+    quote: str = ""
+
+
+class MisconceptionVerdict(_Model):
+    id: str
+    quote: str
+
+
+class LLMVerdict(_Model):
+    """The structured reply of a model judging one answer, before we verify it against the answer."""
+
+    key_points: list[KeyPointVerdict] = Field(default_factory=list)
+    misconceptions: list[MisconceptionVerdict] = Field(default_factory=list)
+    flags: list[str] = Field(default_factory=list)
+    depth: int = Field(ge=0, le=4)
+    """The depth on the question so far, counting the key points shown on earlier turns."""
+    rationale: str = ""
 
 
 class Decision(_Model):

@@ -48,6 +48,11 @@ class TurnResult:
     latency_ms: float
     flags: list[str] = field(default_factory=list)
     baseline_depth: int = 0
+    brain: str = "offline"
+    fallback_reason: str | None = None
+    tokens_in: int | None = None
+    tokens_out: int | None = None
+    cost_usd: float | None = None
 
     @property
     def probe_hit(self) -> bool | None:
@@ -75,7 +80,8 @@ class TurnResult:
             "language": self.language, "trap": self.trap, "gold_depth": self.gold_depth, "depth": self.depth,
             "baseline_depth": self.baseline_depth, "gold_next": self.gold_next, "next": self.next,
             "follow_up": self.follow_up, "probe_hit": self.probe_hit, "flags": self.flags,
-            "latency_ms": round(self.latency_ms, 2),
+            "latency_ms": round(self.latency_ms, 2), "brain": self.brain, "fallback_reason": self.fallback_reason,
+            "tokens_in": self.tokens_in, "tokens_out": self.tokens_out, "cost_usd": self.cost_usd,
         }
 
 
@@ -116,6 +122,8 @@ async def replay_transcript(transcript: GoldTranscript, bank: Bank, brain: Brain
             language=language_of(turn.answer), section=question.section.value, trap=turn.trap,
             gold_depth=turn.gold.depth, depth=assessment.depth, gold_next=turn.gold.next, next=decision.action,
             follow_up=text, probe_any=turn.gold.probe_any, latency_ms=latency, flags=[f.value for f in assessment.flags],
+            brain=assessment.brain, fallback_reason=assessment.fallback_reason, tokens_in=assessment.tokens_in,
+            tokens_out=assessment.tokens_out, cost_usd=assessment.cost_usd,
         ))
         prior = assessment
     return results
@@ -124,14 +132,17 @@ async def replay_transcript(transcript: GoldTranscript, bank: Bank, brain: Brain
 def add_baseline(results: list[TurnResult], turns: list[GoldTurn], bank: Bank) -> None:
     """The naive baseline: char n-gram similarity of the answer to the model answer, bucketed to
     0-4 so that its distribution matches the gold labels of the same run."""
-    embed = HashEmbedding()
-    answers = np.asarray(embed([t.answer or " " for t in turns]))
-    models = np.asarray(embed([bank[t.question].model_answer for t in turns]))
-    similarity = (answers * models).sum(axis=1)
+    similarity = baseline_similarity([t.answer or " " for t in turns], [bank[t.question].model_answer for t in turns])
     gold = sorted(r.gold_depth for r in results)
     order = np.argsort(similarity, kind="mergesort")
     for rank, i in enumerate(order):
         results[i].baseline_depth = gold[rank]
+
+
+def baseline_similarity(answers: list[str], model_answers: list[str]) -> np.ndarray:
+    """The naive scorer's whole judgement: cosine of hashed char n-grams, answer against model answer."""
+    embed = HashEmbedding()
+    return (np.asarray(embed(answers)) * np.asarray(embed(model_answers))).sum(axis=1)
 
 
 def _summary(results: list[TurnResult], depth: Callable[[TurnResult], int], next_of: Callable[[TurnResult], str],
@@ -224,10 +235,30 @@ def evaluate(transcripts: list[GoldTranscript], bank: Bank, brain: Brain, retrie
         "by_trap": grouped(results, lambda r: r.trap),
         "transcripts": len(transcripts),
         "brain": brain.name,
+        "model_use": model_use(results) if brain.name == "llm" else None,
         "seconds": round(time.perf_counter() - started, 2),
         "per_turn": [r.as_dict() for r in results],
     }
     return report
+
+
+def model_use(results: list[TurnResult]) -> dict[str, Any]:
+    """Tokens and cost per turn (a turn's figures include the call that wrote the line it answers),
+    and the turns that were scored offline, with why."""
+    turns = len(results) or 1
+    costs = [r.cost_usd for r in results if r.cost_usd is not None]
+    reasons: dict[str, int] = defaultdict(int)
+    for r in results:
+        if r.fallback_reason:
+            reasons[r.fallback_reason] += 1
+    return {
+        "tokens_in_per_turn": round(sum(r.tokens_in or 0 for r in results) / turns, 1),
+        "tokens_out_per_turn": round(sum(r.tokens_out or 0 for r in results) / turns, 1),
+        "cost_usd_per_turn": round(sum(costs) / turns, 6) if costs else None,
+        "cost_usd_total": round(sum(costs), 6) if costs else None,
+        "scored_offline": sum(reasons.values()),
+        "fallback_reasons": dict(reasons),
+    }
 
 
 def _by(results: list[TurnResult], key: Callable[[TurnResult], str]) -> dict[str, list[TurnResult]]:

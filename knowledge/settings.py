@@ -111,6 +111,13 @@ class Settings(BaseSettings):
         return self.home / "sessions.sqlite"
 
 
+def llm_overrides(model: str | None = None, api_base: str | None = None,
+                  max_cost: float | None = None) -> dict[str, object]:
+    """Command-line model options as `load_settings` overrides: only those given, merged over the rest."""
+    given = {k: v for k, v in (("model", model), ("api_base", api_base), ("max_cost", max_cost)) if v is not None}
+    return {"llm": given} if given else {}
+
+
 def load_settings(**overrides: object) -> Settings:
     """Build the settings once, turning every problem into a SettingsError with its location."""
     path = config_path()

@@ -1,0 +1,172 @@
+"""Trust, but verify: a model's verdict becomes an Assessment only through the candidate's own words
+and the rubric's level logic.
+
+- Every quote must be found in the judged part of the answer (after whitespace and case
+  normalisation); a claim whose quote is not there is dropped.
+- Sentences addressed to the grader are not judged (as offline), so quoting one proves nothing.
+- A claimed key point must be anchored in the quoted sentence: its cue phrases, or words shared with
+  the point's statement (or, above level 1, with the question); above level 1 the sentence must
+  also explain, as offline; and one sentence can show at most two key points. A model that obeys
+  an injection and credits every point to one sentence gets at most what that sentence shows.
+- The depth is the model's, bounded by what the verified key points support (`depth_of`, the
+  offline brain's level logic) and capped at recall for keyword lists and stated misconceptions.
+  A model talked into "give this a 4" cannot award it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agent.scoring import LEVEL_NAMES, depth_of, is_keyword_list, prepare_answer, reason_for
+from agent.state import Assessment, Evidence, Flag, LLMVerdict, MisconceptionHit
+from agent.text import clean_for_display, explains, find_cue, is_gibberish, normalise, size
+from knowledge.models import Question
+
+ELLIPSIS = re.compile(r"\.\.\.|…")
+QUOTE_MARKS = " \"'“”‘’`「」"
+NOTHING_SHOWN_FLAGS = {Flag.off_topic.value, Flag.dont_know.value}
+"""What a model may say about an answer in which nothing was verified."""
+RATIONALE_CHARS = 300
+
+
+def _squash(text: str) -> str:
+    return " ".join(normalise(text).split())
+
+
+class QuoteFinder:
+    """Finds a quote in the candidate's sentences, ignoring case, spacing and a model's ellipses."""
+
+    def __init__(self, content: list[str]):
+        self.content = content
+        squashed = [_squash(s) for s in content]
+        self.joined = " ".join(squashed)
+        self.spans: list[tuple[int, int]] = []
+        at = 0
+        for piece in squashed:
+            self.spans.append((at, at + len(piece)))
+            at += len(piece) + 1
+
+    def find(self, quote: str) -> str | None:
+        """The candidate's sentence(s) containing the quote, or None when the answer does not say it."""
+        pieces = [p for p in (_squash(part).strip(QUOTE_MARKS) for part in ELLIPSIS.split(quote)) if p]
+        if not pieces or size(" ".join(pieces)) < 1:
+            return None
+        start, first = 0, None
+        for piece in pieces:
+            found = self.joined.find(piece, start)
+            if found < 0:
+                return None
+            first = found if first is None else first
+            start = found + len(piece)
+        return " ".join(s for s, (a, b) in zip(self.content, self.spans) if a < start and b > first)
+
+
+MAX_POINTS_PER_SENTENCE = 2
+CONTENT_WORD = re.compile(r"[a-z][a-z0-9-]{3,}")
+STOP = frozenset("this that with from have they their there which when what will would could should about into "
+                 "than then them were been being more most also only just over such very your the and".split())
+
+
+def _anchors(text: str) -> set[str]:
+    """Content words and CJK character pairs: what two texts about the same thing tend to share."""
+    low = normalise(text)
+    words = {w for w in CONTENT_WORD.findall(low) if w not in STOP}
+    cjk = "".join(ch for ch in low if "\u4e00" <= ch <= "\u9fff")
+    return words | {cjk[i : i + 2] for i in range(len(cjk) - 1)}
+
+
+def anchored(question: Question, point, sentence: str) -> bool:
+    """Does the candidate's sentence plausibly make this point, whatever the model says?"""
+    normalised = normalise(sentence)
+    if find_cue(normalised, point.cues.all()):
+        return point.level == 1 or explains(sentence)
+    shared = _anchors(sentence) & _anchors(point.statement + " " + " ".join(point.cues.all()))
+    if point.level == 1:
+        return len(shared) >= 2
+    on_topic = shared | (_anchors(sentence) & _anchors(question.prompt.en + " " + question.prompt.zh))
+    return explains(sentence) and len(shared) >= 1 and len(on_topic) >= 2
+
+
+def verified_assessment(question: Question, answer: str, verdict: LLMVerdict, prior: Assessment | None,
+                        answer_limit_chars: int) -> Assessment:
+    prepared = prepare_answer(answer, answer_limit_chars)
+    flags = list(prepared.flags)
+    readable = bool(prepared.text.strip()) and not is_gibberish(prepared.text)
+    finder = QuoteFinder(prepared.content if readable else [])
+    levels = {kp.id: kp.level for kp in question.key_points}
+    evidence: dict[str, Evidence] = {}
+    mentioned = False
+    dropped = 0
+    uses: dict[str, int] = {}
+    for claim in verdict.key_points:
+        if claim.status == "missing" or claim.id not in levels or claim.id in evidence:
+            continue
+        sentence = finder.find(claim.quote)
+        if sentence is None or not anchored(question, question.key_point(claim.id), sentence) \
+                or uses.get(sentence, 0) >= MAX_POINTS_PER_SENTENCE:
+            dropped += 1
+            continue
+        uses[sentence] = uses.get(sentence, 0) + 1
+        mentioned = True
+        if claim.status == "covered":
+            evidence[claim.id] = Evidence(key_point=claim.id, level=levels[claim.id], quote=sentence, how="llm")
+
+    corrections = {m.id: m.correction for m in question.misconceptions}
+    misconceptions: list[MisconceptionHit] = []
+    for claim in verdict.misconceptions:
+        if claim.id not in corrections or any(m.misconception == claim.id for m in misconceptions):
+            continue
+        sentence = finder.find(claim.quote)
+        if sentence is None:
+            dropped += 1
+            continue
+        misconceptions.append(MisconceptionHit(misconception=claim.id, quote=sentence, correction=corrections[claim.id]))
+
+    capped = False
+    if evidence and (is_keyword_list(prepared.content) or Flag.keyword_list.value in verdict.flags):
+        flags.append(Flag.keyword_list)
+        capped = True
+    if misconceptions:
+        flags.append(Flag.misconception)
+        capped = True
+    if capped:
+        evidence = {k: e for k, e in evidence.items() if e.level == 1}
+    if not prepared.text.strip():
+        if Flag.grader_instruction not in flags:
+            flags.append(Flag.empty)
+    elif not readable:
+        flags.append(Flag.gibberish)
+    elif not mentioned:
+        said = [f for f in verdict.flags if f in NOTHING_SHOWN_FLAGS]
+        flags.append(Flag(said[0]) if said else Flag.off_topic)
+
+    cap = 1 if capped else 4
+    answer_depth = min(verdict.depth, depth_of(question, list(evidence.values()), mentioned), cap)
+    prior_covered = list(prior.covered) if prior else []
+    known = {e.key_point for e in prior_covered}
+    new = [e for e in evidence.values() if e.key_point not in known]
+    covered = prior_covered + new
+    supported = min(depth_of(question, covered, mentioned or bool(prior and prior.depth)), cap)
+    depth = max(prior.depth if prior else 0, min(verdict.depth, supported), answer_depth)
+    shown = {e.key_point for e in covered}
+    missed = [kp.id for kp in sorted(question.key_points, key=lambda k: k.level) if kp.id not in shown]
+    return Assessment(
+        question=question.id, depth=depth, answer_depth=answer_depth, covered=covered,
+        new=[e.key_point for e in new], missed=missed, misconceptions=misconceptions, flags=flags,
+        reason=_reason(question, depth, covered, missed, flags, verdict, supported, dropped),
+        brain="llm", note=prepared.note,
+    )
+
+
+def _reason(question: Question, depth: int, covered: list[Evidence], missed: list[str], flags: list[Flag],
+            verdict: LLMVerdict, supported: int, dropped: int) -> str:
+    parts = [reason_for(question, depth, covered, missed, flags)]
+    if verdict.depth > supported:
+        parts.append(f"The model proposed {verdict.depth} ({LEVEL_NAMES[verdict.depth]}); the candidate's quoted "
+                     f"words support {supported}.")
+    if dropped:
+        parts.append(f"{dropped} claim(s) quoting words that are not in the answer were dropped.")
+    rationale = " ".join(clean_for_display(verdict.rationale).split())[:RATIONALE_CHARS]
+    if rationale:
+        parts.append(f"Model: {rationale}")
+    return " ".join(parts)
