@@ -5,10 +5,12 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from agent.brain import Brain, OfflineBrain
 from agent.graph import InterviewContext, builder
+from agent.profile import Profile, ProfileRecorder, profile_path
 from agent.retrieval import Retriever, make_retriever
 from agent.runner import Interview, open_checkpointer
 from agent.sessions import SessionIndex
@@ -24,11 +26,23 @@ class Services:
     graph: Any
     context: InterviewContext
 
+    @cached_property
+    def profile(self) -> Profile:
+        return Profile(profile_path(self.settings))
+
     def interview(self, session_id: str | None = None) -> Interview:
-        return Interview(self.graph, self.context, self.index, session_id or Interview.new_id())
+        """A session whose closed questions feed the candidate's profile."""
+        interview = Interview(self.graph, self.context, self.index, session_id or Interview.new_id())
+        interview.on_question_done.append(ProfileRecorder(self.profile, self.bank))
+        return interview
 
 
 def make_brain(settings: Settings) -> Brain:
+    """The LLM brain when a model is configured (litellm is imported only then), else the offline one."""
+    if settings.llm.model:
+        from agent.llm_brain import LLMBrain
+
+        return LLMBrain(settings.llm, settings.interview.answer_limit_chars)
     return OfflineBrain(settings.interview.answer_limit_chars)
 
 

@@ -30,6 +30,7 @@ from agent.state import (
 )
 from agent.text import HINT_REQUEST
 from knowledge.bank import Bank
+from knowledge.models import Question
 
 
 @dataclass(frozen=True)
@@ -47,11 +48,18 @@ def _emit(runtime: Runtime[InterviewContext], event: dict[str, Any]) -> None:
 
 def _new_question(state: InterviewState, position: int, bank: Bank) -> dict[str, Any]:
     qid = state["plan"][position]
+    lang = state.get("lang", "en")
+    request = state.get("request")
+    opener = request.openers.get(qid) if request else None
+    if opener:  # a drill: start from the key point missed last time; never probe it twice
+        pending = Pending(question=qid, kind="ask", text=bank[qid].key_point(opener).probe.get(lang), target=opener)
+    else:
+        pending = Pending(question=qid, kind="ask", text=bank[qid].prompt.get(lang))
     return {
         "position": position,
-        "pending": Pending(question=qid, kind="ask", text=bank[qid].prompt.get(state.get("lang", "en"))),
+        "pending": pending,
         "assessment": None,
-        "probed": [],
+        "probed": [opener] if opener else [],
         "follow_ups": 0,
         "stalls": 0,
         "hinted": False,
@@ -112,7 +120,7 @@ async def assess(state: InterviewState, runtime: Runtime[InterviewContext]) -> C
     if turn.action is CandidateAction.answer or (turn.action is CandidateAction.hint and turn.answer.strip()):
         assessment = await runtime.context.brain.assess(question, turn.answer, prior)
     else:
-        assessment = _unchanged(question.id, prior, turn.action)
+        assessment = _unchanged(question, prior, turn.action)
     gained = assessment.depth > (prior.depth if prior else 0) or bool(assessment.new)
     stalls = 0 if gained or turn.kind == "ask" else state["stalls"] + 1
     _emit(runtime, {
@@ -126,12 +134,13 @@ async def assess(state: InterviewState, runtime: Runtime[InterviewContext]) -> C
                    goto="decide")
 
 
-def _unchanged(qid: str, prior: Assessment | None, action: CandidateAction) -> Assessment:
+def _unchanged(question: Question, prior: Assessment | None, action: CandidateAction) -> Assessment:
     """A turn with nothing to judge (a hint request, a skip, "I don't know")."""
     flags = [Flag.dont_know] if action is CandidateAction.idk else []
     if prior:
         return prior.model_copy(update={"answer_depth": 0, "new": [], "misconceptions": [], "flags": flags})
-    return Assessment(question=qid, depth=0, answer_depth=0, flags=flags, reason="Depth 0 (nothing shown yet).")
+    return Assessment(question=question.id, depth=0, answer_depth=0, flags=flags, reason="Depth 0 (nothing shown yet).",
+                      missed=[kp.id for kp in sorted(question.key_points, key=lambda k: k.level)])
 
 
 def decide_next(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Literal["follow_up", "close"]]:
@@ -157,7 +166,7 @@ async def follow_up(state: InterviewState, runtime: Runtime[InterviewContext]) -
     return Command(
         update={
             "pending": Pending(question=question.id, kind=kind, text=text, target=decision.target),
-            "probed": [*state["probed"], decision.target],
+            "probed": list(dict.fromkeys([*state["probed"], decision.target])),
             "follow_ups": state["follow_ups"] + 1,
             "hinted": state["hinted"] or kind == "hint",
         },
@@ -172,7 +181,7 @@ def close(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[
     turns = [t for t in state["turns"] if t.question == qid]
     summaries = state["summaries"]
     if turns:
-        assessment = state.get("assessment") or _unchanged(qid, None, CandidateAction.skip)
+        assessment = state.get("assessment") or _unchanged(bank[qid], None, CandidateAction.skip)
         all_misconceptions = {m.misconception: m for t in turns if t.assessment for m in t.assessment.misconceptions}
         summary = QuestionSummary(
             question=qid, depth=assessment.depth, reason=assessment.reason, covered=assessment.covered,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,6 +42,9 @@ class Interview:
         self.config = {"configurable": {"thread_id": session_id}}
         self.waiting: dict[str, Any] | None = None
         """The interviewer turn waiting for a reply, as last emitted."""
+        self.on_question_done: list[Callable[[Interview, str], Awaitable[None]]] = []
+        """Called with each closed question's id once its summary is in the saved state (before
+        the next interviewer turn or the end of the session is passed on)."""
 
     @classmethod
     def new_id(cls) -> str:
@@ -55,10 +58,13 @@ class Interview:
         from agent.planning import make_plan
 
         plan = make_plan(self.context.bank, request)
-        self.index.create(self.session_id, plan, lang, self.context.brain.name)
         payload = {"session_id": self.session_id, "request": request, "plan": plan, "lang": lang,
                    "max_follow_ups": max_follow_ups}
+        listed = False
         async for event in self._run(payload):
+            if not listed:  # only once the first checkpoint exists, so a listed session can always resume
+                self.index.create(self.session_id, plan, lang, self.context.brain.name)
+                listed = True
             yield event
 
     async def resume(self) -> AsyncIterator[Event]:
@@ -78,7 +84,7 @@ class Interview:
             self.waiting = snapshot.interrupts[0].value
             yield Event(self.waiting["kind"], self.waiting)
             return
-        if snapshot.next:
+        if snapshot.next or snapshot.tasks:  # tasks whose writes were saved before a crash count too
             async for event in self._run(None):
                 yield event
 
@@ -91,16 +97,29 @@ class Interview:
 
     async def _run(self, payload: Any) -> AsyncIterator[Event]:
         self.waiting = None
+        closed: list[str] = []
         stream = self.graph.astream(payload, self.config, context=self.context,
                                     stream_mode=["custom", "updates"], durability="sync")
         async for mode, chunk in stream:
             if mode == "custom":
+                if chunk["type"] == "question_done":
+                    closed.append(chunk["question"])
                 if chunk["type"] == "session_done":
+                    await self._question_done(closed)
                     await self._finished(chunk["status"])
                 yield Event(chunk["type"], {k: v for k, v in chunk.items() if k != "type"})
             elif "__interrupt__" in chunk:
+                await self._question_done(closed)
                 self.waiting = chunk["__interrupt__"][0].value
                 yield Event(self.waiting["kind"], self.waiting)
+
+    async def _question_done(self, closed: list[str]) -> None:
+        """The close node emits `question_done` before its summary is checkpointed; by the next
+        interviewer turn (or the report) it is, so observers are told then."""
+        while closed:
+            question = closed.pop(0)
+            for observer in self.on_question_done:
+                await observer(self, question)
 
     async def _finished(self, status: str) -> None:
         state = await self.state()

@@ -1,0 +1,132 @@
+"""Drills: short sessions on what the candidate is weakest at, in the order that pays off most.
+
+The queue: questions whose FSRS card is due (most overdue first), then questions already seen on
+a topic not mastered yet (weakest topic first, then lowest depth), then questions never asked
+(easier first); a seen question on mastered topics waits until its card is due. A seen question
+opens with the probe of the lowest-level key point not shown yet, not the whole question again,
+and allows one follow-up; after the first answer the front end shows last time's gap.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import IO, Any, Literal
+
+from agent.planning import PlanError, PlanRequest
+from agent.plain import Renderer
+from agent.profile import History, mastery
+from agent.runner import Event
+from knowledge.bank import Bank
+from knowledge.models import Question
+
+DRILL_FOLLOW_UPS = 1
+"""The opener is itself a probe, so a drilled question takes two exchanges at most."""
+DEFAULT_COUNT = 3
+MASTERED = 0.75
+"""A seen question whose topics are all at least this well mastered waits for its card to be due."""
+
+
+@dataclass(frozen=True)
+class DrillOptions:
+    topic: str | None = None
+    count: int = DEFAULT_COUNT
+
+
+@dataclass(frozen=True)
+class DrillItem:
+    question: str
+    why: Literal["due", "weak topic", "new"]
+    opener: str | None
+    """The key point to open with: the lowest-level one not shown yet."""
+    gap: list[str]
+    """Key points not shown yet (last time's gap), lowest level first."""
+    due: datetime | None
+    mastery: float | None
+    """Mastery of the question's weakest topic."""
+    last_depth: int | None
+    """The depth the last attempt was rated on."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"question": self.question, "why": self.why, "opener": self.opener, "gap": self.gap,
+                "due": self.due.isoformat() if self.due else None, "mastery": self.mastery,
+                "last_depth": self.last_depth}
+
+
+@dataclass(frozen=True)
+class Drill:
+    items: list[DrillItem]
+    request: PlanRequest
+    max_follow_ups: int = DRILL_FOLLOW_UPS
+
+    def gaps(self) -> dict[str, list[str]]:
+        """Last time's gap of each question that opens on it."""
+        return {item.question: item.gap for item in self.items if item.opener}
+
+
+def drill_queue(history: History, bank: Bank, now: datetime, topic: str | None = None) -> list[DrillItem]:
+    questions = [q for q in bank.questions() if topic is None or topic in q.topics]
+    if not questions:
+        topics = sorted({t for q in bank.questions() for t in q.topics})
+        raise PlanError(f"no question on topic {topic!r}; topics: {', '.join(topics)}")
+    by_topic = mastery(history, bank, now)
+
+    def weakest(question: Question) -> float | None:
+        known = [by_topic[t] for t in question.topics if t in by_topic]
+        return min(known) if known else None
+
+    def item(question: Question, why: Literal["due", "weak topic", "new"]) -> DrillItem:
+        attempts = history.of(question.id)
+        gap = history.gap(question) if attempts else []
+        card = history.cards.get(question.id)
+        return DrillItem(question=question.id, why=why, opener=gap[0] if gap else None, gap=gap,
+                         due=card.due if card else None, mastery=weakest(question),
+                         last_depth=attempts[-1].rated_depth if attempts else None)
+
+    order = {qid: i for i, qid in enumerate(bank)}
+    seen = [q for q in questions if q.id in history.cards]
+    due = sorted((q for q in seen if history.cards[q.id].due <= now),
+                 key=lambda q: (history.cards[q.id].due, order[q.id]))
+    due_ids = {q.id for q in due}
+    weak = sorted((q for q in seen if q.id not in due_ids and (weakest(q) or 0.0) < MASTERED),
+                  key=lambda q: (weakest(q) or 0.0, history.of(q.id)[-1].rated_depth, order[q.id]))
+    new = sorted((q for q in questions if q.id not in history.cards), key=lambda q: (q.difficulty, order[q.id]))
+    queue = [item(q, "due") for q in due] + [item(q, "weak topic") for q in weak] + [item(q, "new") for q in new]
+    if not queue:
+        upcoming = min(history.cards[q.id].due for q in seen)
+        raise PlanError(f"nothing to drill{' on ' + topic if topic else ''}: every question is mastered and the "
+                        f"next is due on {upcoming:%Y-%m-%d %H:%M} UTC")
+    return queue
+
+
+def drill_of(items: list[DrillItem]) -> Drill:
+    """The session for these queue items, in their order."""
+    request = PlanRequest(questions=len(items), ids=[i.question for i in items],
+                          openers={i.question: i.opener for i in items if i.opener})
+    return Drill(items, request)
+
+
+def plan_drill(history: History, bank: Bank, now: datetime, options: DrillOptions) -> Drill:
+    return drill_of(drill_queue(history, bank, now, options.topic)[: options.count])
+
+
+class DrillRenderer(Renderer):
+    """The plain front end of a drill: the interview's events, plus `previous_gap` (question,
+    key_points) after the first answer on a question that opened on last time's gap."""
+
+    def __init__(self, out: IO[str], jsonl: bool, bank: Bank, gaps: dict[str, list[str]]):
+        super().__init__(out, jsonl, bank)
+        self.gaps = dict(gaps)
+
+    def show(self, event: Event) -> None:
+        super().show(event)
+        if event.type == "assessment" and event.data["question"] in self.gaps:
+            question = event.data["question"]
+            super().show(Event("previous_gap", {"question": question, "key_points": self.gaps.pop(question)}))
+
+    def _text(self, event: Event) -> str:
+        if event.type != "previous_gap":
+            return super()._text(event)
+        question = self.bank[event.data["question"]]
+        lines = [f"  - {kp}: {question.key_point(kp).statement}" for kp in event.data["key_points"]]
+        return "  last time you had not shown:\n" + "\n".join(lines) + "\n"

@@ -1,0 +1,148 @@
+"""The drill queue (due first, then weak topics, then unseen) with a fixed clock, what a drilled
+question opens with, the graph's opener, and the plain front end's `previous_gap` event."""
+
+from __future__ import annotations
+
+import io
+import json
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from agent_helpers import GraphDriver, explain
+
+from agent.drill import MASTERED, DrillOptions, DrillRenderer, drill_queue, plan_drill
+from agent.planning import PlanError, PlanRequest, make_plan
+from agent.profile import Attempt, Profile
+from agent.runner import Event
+
+NOW = datetime(2026, 12, 1, tzinfo=UTC)
+
+
+def attempt(question: str, at: datetime, depth: int, shown=(), session="s1") -> Attempt:
+    return Attempt(session_id=session, question=question, position=0, at=at, opener=None, depth=depth,
+                   shown={kp: f"I said {kp}." for kp in shown}, misconceptions={}, skipped=False)
+
+
+@pytest.fixture
+def history(tmp_path, bank):
+    """algo-08 and algo-07 answered badly days ago (due now), algo-02 and algo-03 answered today on
+    weak topics, infra-01 answered perfectly today (mastered, not due)."""
+    profile = Profile(tmp_path / "profile.sqlite")
+    everything = [kp.id for kp in bank["infra-01"].key_points]
+    level_1 = [kp.id for kp in bank["algo-02"].key_points if kp.level == 1]
+    profile.record([
+        attempt("algo-08", NOW - timedelta(days=3), 0, session="a"),
+        attempt("algo-07", NOW - timedelta(days=1, hours=12), 0, session="b"),
+        attempt("algo-02", NOW, 3, level_1, session="c"),
+        attempt("algo-03", NOW, 2, session="c"),
+        attempt("infra-01", NOW, 4, everything, session="c"),
+    ], bank)
+    return profile.history()
+
+
+def test_queue_is_due_cards_then_weakest_topics_then_unseen(history, bank):
+    queue = drill_queue(history, bank, NOW)
+    assert [item.question for item in queue[:4]] == ["algo-08", "algo-07", "algo-02", "algo-03"]
+    assert [item.why for item in queue[:4]] == ["due", "due", "weak topic", "weak topic"]
+    assert queue[0].due < queue[1].due <= NOW
+    assert all(item.due > NOW for item in queue[2:4])
+    assert queue[2].mastery <= queue[3].mastery < MASTERED
+    new = queue[4:]
+    assert {item.why for item in new} == {"new"}
+    assert {item.question for item in new} == set(bank) - {"algo-08", "algo-07", "algo-02", "algo-03", "infra-01"}
+    difficulties = [bank[item.question].difficulty for item in new]
+    assert difficulties == sorted(difficulties)
+    assert "infra-01" not in {item.question for item in queue}, "mastered and not due: it waits"
+
+
+def test_a_card_becomes_due_as_the_clock_moves(history, bank):
+    later = NOW + timedelta(days=30)
+    due = [item.question for item in drill_queue(history, bank, later) if item.why == "due"]
+    assert set(due) == {"algo-08", "algo-07", "algo-02", "algo-03", "infra-01"}
+
+
+def test_a_seen_question_opens_on_its_lowest_missing_key_point(history, bank):
+    queue = {item.question: item for item in drill_queue(history, bank, NOW)}
+    algo_07 = bank["algo-07"]
+    assert queue["algo-07"].opener == min(algo_07.key_points, key=lambda kp: kp.level).id
+    assert set(queue["algo-07"].gap) == {kp.id for kp in algo_07.key_points}
+    shown = {kp.id for kp in bank["algo-02"].key_points if kp.level == 1}
+    assert queue["algo-02"].opener not in shown
+    assert bank["algo-02"].key_point(queue["algo-02"].opener).level == 2
+    assert queue["algo-01"].opener is None and queue["algo-01"].gap == []
+
+
+def test_plan_drill_takes_count_and_topic(history, bank):
+    drill = plan_drill(history, bank, NOW, DrillOptions(count=2))
+    assert drill.request.ids == ["algo-08", "algo-07"]
+    assert drill.request.openers == {"algo-08": drill.items[0].opener, "algo-07": drill.items[1].opener}
+    assert drill.max_follow_ups in (1, 2)
+    assert make_plan(bank, drill.request) == ["algo-08", "algo-07"]
+
+    on_kl = plan_drill(history, bank, NOW, DrillOptions(topic="kl", count=35))
+    assert on_kl.items[0].question == "algo-08"
+    assert all("kl" in bank[item.question].topics for item in on_kl.items)
+    with pytest.raises(PlanError, match="topics: .*ppo"):
+        plan_drill(history, bank, NOW, DrillOptions(topic="cooking"))
+
+
+def test_nothing_to_drill_says_when_the_next_card_is_due(tmp_path, bank):
+    assert [qid for qid in bank if "dpo" in bank[qid].topics] == ["algo-10"]
+    profile = Profile(tmp_path / "profile.sqlite")
+    profile.record([attempt("algo-10", NOW, 4, [kp.id for kp in bank["algo-10"].key_points])], bank)
+    history = profile.history()
+    due = history.cards["algo-10"].due
+    assert due > NOW
+    with pytest.raises(PlanError, match=f"nothing to drill on dpo: .* due on {due:%Y-%m-%d}"):
+        drill_queue(history, bank, NOW, "dpo")
+    assert [item.question for item in drill_queue(history, bank, due, "dpo")] == ["algo-10"]
+
+
+def test_an_unknown_opener_is_a_plan_error(bank):
+    with pytest.raises(PlanError, match="algo-07:no-such-point"):
+        make_plan(bank, PlanRequest(ids=["algo-07"], openers={"algo-07": "no-such-point"}))
+
+
+async def test_the_graph_opens_a_drilled_question_with_the_probe(bank, notes_retriever):
+    question = bank["algo-07"]
+    opener = next(kp for kp in question.key_points if kp.level == 2)
+    driver = GraphDriver(bank, notes_retriever, ["algo-07", "infra-10"], max_follow_ups=1)
+    driver.input["request"] = PlanRequest(ids=["algo-07", "infra-10"], openers={"algo-07": opener.id})
+    await driver.start()
+    waiting = driver.waiting
+    assert (waiting["kind"], waiting["text"], waiting["target"]) == ("ask", opener.probe.en, opener.id)
+    await driver.reply("answer", explain(question.key_points[0].cues.en[0]))
+    follow = driver.waiting
+    assert (follow["question"], follow["kind"]) == ("algo-07", "follow_up")
+    assert follow["target"] != opener.id, "the opener is never probed again"
+    await driver.reply("answer", "I don't know")
+    nxt = driver.waiting
+    assert (nxt["question"], nxt["kind"], nxt["text"]) == ("infra-10", "ask", bank["infra-10"].prompt.en)
+    turns = [t for t in driver.values["turns"] if t.question == "algo-07"]
+    assert len(turns) == 2 and turns[0].target == opener.id, "one opener and one follow-up, then move on"
+
+
+async def test_a_drilled_question_opens_in_chinese(bank, notes_retriever):
+    opener = bank["algo-08"].key_points[0]
+    driver = GraphDriver(bank, notes_retriever, ["algo-08"], lang="zh", max_follow_ups=1)
+    driver.input["request"] = PlanRequest(ids=["algo-08"], openers={"algo-08": opener.id})
+    await driver.start()
+    assert driver.waiting["text"] == opener.probe.zh
+
+
+def test_previous_gap_follows_the_first_assessment_only(bank):
+    gap = ["clip-the-ratio", "zero-gradient-cases"]
+    assessment = Event("assessment", {"question": "algo-07", "depth": 1, "covered": [], "missed": gap, "flags": [],
+                                      "brain": "offline", "fallback_reason": None})
+    out = io.StringIO()
+    renderer = DrillRenderer(out, True, bank, {"algo-07": gap})
+    for event in (assessment, assessment, Event("question_done", {"question": "algo-07", "depth": 1})):
+        renderer.show(event)
+    events = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [e["type"] for e in events] == ["assessment", "previous_gap", "assessment", "question_done"]
+    assert events[1] == {"type": "previous_gap", "question": "algo-07", "key_points": gap}
+
+    text = io.StringIO()
+    DrillRenderer(text, False, bank, {"algo-07": gap}).show(assessment)
+    for point in gap:
+        assert bank["algo-07"].key_point(point).statement in text.getvalue()

@@ -1,0 +1,75 @@
+"""Drill: the queue (due questions, then weak topics, then new ones) with what each opens on,
+and the progress chart. Enter starts a short drill from the highlighted question on."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static
+
+from agent.drill import DrillItem, DrillOptions, drill_of, drill_queue
+from agent.planning import PlanError
+from agent.profile import ProfileError, mastery, system_clock
+from agent.progress import due_counts, trend
+from tui.widgets.mastery_chart import MasteryChart
+
+
+class DrillScreen(Screen):
+    BINDINGS = [Binding("enter", "start", "Start drill here", priority=True), Binding("escape", "back", "Back")]
+    PALETTE = BINDINGS
+
+    def __init__(self, options: DrillOptions | None = None) -> None:
+        super().__init__()
+        self.options = options or DrillOptions()
+        self.queue: list[DrillItem] = []
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="drill"):
+            yield Static("", id="drill-title")
+            yield DataTable(id="drill-queue", cursor_type="row", zebra_stripes=True)
+            yield MasteryChart(id="drill-chart")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(DataTable).add_columns("#", "question", "why", "opens with", "last depth", "due", "topics")
+        self._load()
+        self.query_one(DataTable).focus()
+
+    def on_screen_resume(self) -> None:
+        self._load()
+
+    def _load(self) -> None:
+        services = self.app.services
+        now = system_clock()
+        title = self.query_one("#drill-title", Static)
+        try:
+            history = services.profile.history()
+            self.queue = drill_queue(history, services.bank, now, self.options.topic)
+        except (PlanError, ProfileError) as exc:
+            title.update(f"[red]{exc}[/]")
+            return
+        topic = f" on {self.options.topic}" if self.options.topic else ""
+        title.update(f"[b]Drill{topic}[/b]: Enter drills {self.options.count} question(s) from the highlighted "
+                     "one; each opens on what you missed last time and allows one follow-up.")
+        table = self.query_one(DataTable)
+        table.clear()
+        for i, item in enumerate(self.queue, 1):
+            table.add_row(str(i), item.question, item.why, item.opener or "the whole question",
+                          "-" if item.last_depth is None else f"{item.last_depth}/4",
+                          item.due.date().isoformat() if item.due else "-",
+                          ", ".join(services.bank[item.question].topics), key=item.question)
+        self.query_one(MasteryChart).show(mastery(history, services.bank, now), trend(history, services.bank, now),
+                                          *due_counts(history, now))
+
+    def action_start(self) -> None:
+        if not self.queue:
+            return
+        row = self.query_one(DataTable).cursor_row
+        drill = drill_of(self.queue[row: row + self.options.count])
+        self.app.start_interview(drill.request, self.app.lang, max_follow_ups=drill.max_follow_ups)
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
