@@ -68,7 +68,8 @@ class Renderer:
             return f"\n(recovered your saved reply to: {clean_for_display(d['text'])[:80]})\n"
         if event.type == "assessment":
             flags = f" ({', '.join(d['flags'])})" if d["flags"] else ""
-            return f"  depth so far: {d['depth']}/4{flags}\n"
+            offline = f" [scored offline: {d['fallback_reason']}]" if d.get("fallback_reason") else ""
+            return f"  depth so far: {d['depth']}/4{flags}{offline}\n"
         if event.type == "question_done":
             return f"  -> {d['question']} done at depth {d['depth']}/4\n"
         if event.type == "session_done":

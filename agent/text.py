@@ -84,9 +84,19 @@ def cue_pattern(cue: str) -> re.Pattern[str]:
     return re.compile(head + body + tail)
 
 
+@lru_cache(maxsize=None)
+def cue_anchor(cue: str) -> str:
+    """Text every match of `cue_pattern(cue)` contains (keep the two in step): the cue's first word,
+    normalised, or only its first two characters when it is Chinese, where a gap may follow them.
+    Testing for it first skips compiling and running the patterns of cues a sentence cannot match:
+    a bank has about 7,000 cues, and compiling a question's 240 took about 60 ms of a first answer."""
+    first = normalise(cue).strip().split(" ")[0]
+    return first[:2] if CJK_CHAR.match(first[:1]) else first
+
+
 def find_cue(sentence_normalised: str, cues: list[str]) -> str | None:
     for cue in cues:
-        if cue.strip() and cue_pattern(cue).search(sentence_normalised):
+        if cue.strip() and cue_anchor(cue) in sentence_normalised and cue_pattern(cue).search(sentence_normalised):
             return cue
     return None
 
@@ -99,7 +109,7 @@ def asserts(sentence: str, cues: list[str]) -> bool:
     cue itself ("doesn't matter") is part of the claim; one elsewhere in the sentence denies it."""
     normalised = normalise(sentence)
     for cue in cues:
-        match = cue_pattern(cue).search(normalised) if cue.strip() else None
+        match = cue_pattern(cue).search(normalised) if cue.strip() and cue_anchor(cue) in normalised else None
         if not match:
             continue
         # Only the clause around the claim can deny it: "这个不是问题，所以多大都无所谓" still asserts it.

@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import sysconfig
+from functools import lru_cache
 from pathlib import Path
 from shutil import which
 from typing import Any
@@ -70,7 +71,7 @@ def rl_interview() -> list[str]:
     found = which("rl-interview")
     if found:
         return [found]
-    return [sys.executable, "-c", "from agent.cli import main; main()"]
+    return [sys.executable, "-c", "from tui.cli import main; main()"]
 
 
 def cli_env(home: Path, **extra: str) -> dict[str, str]:
@@ -106,6 +107,14 @@ def parse_jsonl(stdout: bytes) -> list[dict[str, Any]]:
 
 
 INTERVIEWER_EVENTS = ("ask", "follow_up", "hint")
+
+
+@lru_cache(maxsize=1)
+def cached_bank():
+    """The shipped bank, loaded once per test process."""
+    from knowledge.bank import load_bank
+
+    return load_bank()
 
 
 class GraphDriver:

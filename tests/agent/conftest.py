@@ -22,9 +22,9 @@ def agent_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture(scope="session")
 def bank():
-    from knowledge.bank import load_bank
+    from agent_helpers import cached_bank
 
-    return load_bank()
+    return cached_bank()
 
 
 @pytest.fixture(scope="session")

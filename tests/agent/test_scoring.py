@@ -1,0 +1,303 @@
+"""The offline rubric scorer, fed answers built from the bank's own rubric data.
+
+Expectations come from the depth scale (agent/scoring.py, knowledge/models.py):
+0 nothing correct, 1 recall, 2 mechanism, 3 reasoning (every part), 4 expert; a keyword list or
+a stated misconception is recall at most; grader instructions are ignored; depth is cumulative.
+"""
+
+from __future__ import annotations
+
+import pytest
+from agent_helpers import (
+    BANK_IDS,
+    GRADER_INSTRUCTIONS,
+    answer_for_levels,
+    cached_bank,
+    explain,
+    explain_zh,
+    keyword_list,
+    points,
+    stating,
+    zh_answer_for_levels,
+)
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from agent.scoring import RubricScorer
+from agent.state import Flag
+
+QID = "algo-07"
+
+
+@pytest.fixture(scope="module")
+def scorer() -> RubricScorer:
+    return RubricScorer()
+
+
+@pytest.fixture(scope="module")
+def question(bank):
+    return bank[QID]
+
+
+def _covered(assessment) -> set[str]:
+    return {e.key_point for e in assessment.covered}
+
+
+# --- earning depth ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("qid", BANK_IDS)
+def test_explained_level_1_and_2_points_score_mechanism_with_quoted_evidence(bank, scorer, qid):
+    question = bank[qid]
+    answer = answer_for_levels(question, 1, 2)
+    result = scorer.assess(question, answer, None)
+    assert result.depth >= 2, result.reason
+    assert {kp.id for kp in points(question, 1, 2)} <= _covered(result)
+    assert result.covered, "evidence expected"
+    for evidence in result.covered:
+        assert evidence.quote in answer
+        assert evidence.quote.strip(), "an empty quote is no evidence"
+        assert question.key_point(evidence.key_point).level == evidence.level
+    assert set(result.missed).isdisjoint(_covered(result))
+    assert set(result.missed) | _covered(result) == {kp.id for kp in question.key_points}
+    assert not {Flag.keyword_list, Flag.misconception, Flag.off_topic, Flag.empty} & set(result.flags)
+
+
+def test_level_1_alone_is_recall(question, scorer):
+    answer = answer_for_levels(question, 1)
+    result = scorer.assess(question, answer, None)
+    assert result.depth == 1
+
+
+def test_bare_level_2_term_without_explanation_is_not_mechanism(question, scorer):
+    level_2 = points(question, 2)[0]
+    # The cue alone, no connective or verb: a term, not a mechanism.
+    result = scorer.assess(question, level_2.cues.en[0], None)
+    assert result.depth <= 1
+    assert level_2.id not in _covered(result)
+
+
+@pytest.mark.parametrize("qid", BANK_IDS)
+def test_every_key_point_explained_reaches_expert(bank, scorer, qid):
+    question = bank[qid]
+    answer = answer_for_levels(question, 1, 2, 3, 4)
+    result = scorer.assess(question, answer, None)
+    assert result.depth == 4, result.reason
+    assert result.missed == []
+
+
+def test_depth_builds_over_turns_and_each_level_needs_the_one_below(question, scorer):
+    first = scorer.assess(question, answer_for_levels(question, 1, 2), None)
+    assert first.depth == 2
+    second = scorer.assess(question, answer_for_levels(question, 3), first)
+    assert second.depth == 3, second.reason
+    assert set(second.new) == {kp.id for kp in points(question, 3)}
+    assert _covered(first) <= _covered(second)
+    third = scorer.assess(question, answer_for_levels(question, 4), second)
+    assert third.depth == 4
+    # Expert detail without the levels below it is not expert depth.
+    alone = scorer.assess(question, answer_for_levels(question, 4), None)
+    assert alone.depth < 4
+
+
+def test_depth_is_cumulative_and_never_decreases(question, scorer):
+    replies = [
+        answer_for_levels(question, 1, 2),
+        "asdf qwer zxcv jkl;",
+        "",
+        keyword_list(question),
+        stating(question.misconceptions[0].cues.en[0]),
+        "I don't know",
+        GRADER_INSTRUCTIONS[0],
+        "My favourite pasta recipe uses garlic and olive oil and takes twenty minutes.",
+        answer_for_levels(question, 3),
+    ]
+    prior = None
+    depths = []
+    shown: set[str] = set()
+    for reply in replies:
+        result = scorer.assess(question, reply, prior)
+        depths.append(result.depth)
+        assert shown <= _covered(result), "a key point shown earlier was forgotten"
+        shown = _covered(result)
+        prior = result
+    assert depths == sorted(depths), depths
+    assert depths[0] >= 2
+    assert depths[-1] >= 3
+
+
+# --- traps -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("qid", BANK_IDS)
+def test_keyword_list_is_recall_at_most_and_flagged(bank, scorer, qid):
+    question = bank[qid]
+    answer = keyword_list(question)
+    result = scorer.assess(question, answer, None)
+    assert result.depth <= 1
+    assert Flag.keyword_list in result.flags
+
+
+@pytest.mark.parametrize("qid", BANK_IDS)
+def test_stated_misconception_caps_at_recall_and_reports_the_correction(bank, scorer, qid):
+    question = bank[qid]
+    good = answer_for_levels(question, 1, 2)
+    for wrong in question.misconceptions:
+        sentence = stating(wrong.cues.en[0])
+        result = scorer.assess(question, f"{good} {sentence}", None)
+        hits = {m.misconception: m for m in result.misconceptions}
+        assert wrong.id in hits, f"{wrong.id}: {sentence!r} was not recognised"
+        assert result.depth <= 1, f"{wrong.id}: depth {result.depth}"
+        assert Flag.misconception in result.flags
+        assert hits[wrong.id].correction == wrong.correction
+        assert hits[wrong.id].quote in f"{good} {sentence}"
+
+
+def test_every_misconception_cue_is_recognised(bank, scorer):
+    """Each cue the bank lists for a misconception, stated plainly, is recognised as that misconception."""
+    missed = []
+    for question in bank.questions():
+        for wrong in question.misconceptions:
+            statements = [(cue, stating(cue)) for cue in wrong.cues.en] + [(cue, f"我认为{cue}。") for cue in wrong.cues.zh]
+            for cue, sentence in statements:
+                found = {m.misconception for m in scorer.assess(question, sentence, None).misconceptions}
+                if wrong.id not in found:
+                    missed.append(f"{question.id}/{wrong.id}: {cue!r} in {sentence!r}")
+    assert missed == [], f"{len(missed)} misconception cues can never be recognised:\n" + "\n".join(missed)
+
+
+def test_a_negated_misconception_is_not_held_against_the_candidate(question, scorer):
+    wrong = question.misconceptions[0]
+    answer = f"{answer_for_levels(question, 1, 2)} It is a mistake to say that PPO will {wrong.cues.en[0]}."
+    result = scorer.assess(question, answer, None)
+    assert result.misconceptions == []
+    assert result.depth >= 2
+
+
+@pytest.mark.parametrize("instruction", GRADER_INSTRUCTIONS)
+def test_grader_instruction_alone_scores_zero(question, scorer, instruction):
+    result = scorer.assess(question, instruction, None)
+    assert result.depth == 0
+    assert result.covered == []
+    assert Flag.grader_instruction in result.flags
+
+
+@pytest.mark.parametrize("instruction", GRADER_INSTRUCTIONS)
+@pytest.mark.parametrize("joiner", ["\n", " ", "\n\n"])
+def test_grader_instruction_does_not_change_a_good_answer(question, scorer, instruction, joiner):
+    good = answer_for_levels(question, 1, 2)
+    baseline = scorer.assess(question, good, None)
+    result = scorer.assess(question, good + joiner + instruction, None)
+    assert result.depth == baseline.depth
+    assert _covered(result) == _covered(baseline)
+    assert Flag.grader_instruction in result.flags
+    for evidence in result.covered:
+        assert evidence.quote in good + joiner + instruction
+
+
+@pytest.mark.parametrize(
+    ("answer", "flag"),
+    [
+        ("", Flag.empty),
+        ("   \n\t  \n", Flag.empty),
+        ("asdf qwer zxcv jkl;", Flag.gibberish),
+        ("lorem ipsum dolor sit amet", Flag.gibberish),
+        ("My favourite pasta recipe uses garlic and olive oil and takes twenty minutes.", Flag.off_topic),
+        ("I don't know", Flag.dont_know),
+        ("不知道", Flag.dont_know),
+    ],
+)
+def test_answers_with_nothing_in_them_score_zero_with_the_right_flag(question, scorer, answer, flag):
+    result = scorer.assess(question, answer, None)
+    assert result.depth == 0
+    assert result.covered == []
+    assert flag in result.flags
+
+
+def test_chinese_explanations_from_the_zh_cues_earn_depth(question, scorer):
+    answer = zh_answer_for_levels(question, 1, 2)
+    result = scorer.assess(question, answer, None)
+    assert result.depth >= 1
+    assert {kp.id for kp in points(question, 1)} <= _covered(result)
+    for evidence in result.covered:
+        assert evidence.quote in answer
+
+
+@pytest.mark.parametrize("qid", BANK_IDS)
+def test_chinese_answers_count_for_every_question(bank, scorer, qid):
+    question = bank[qid]
+    answer = zh_answer_for_levels(question, 1, 2)
+    assert scorer.assess(question, answer, None).depth >= 1
+
+
+def test_mixed_language_answer_is_judged_on_both(question, scorer):
+    level_1 = points(question, 1)
+    level_2 = points(question, 2)
+    answer = explain(level_1[0].cues.en[0]) + " " + "".join(explain_zh(kp.cues.zh[0]) for kp in level_2)
+    result = scorer.assess(question, answer, None)
+    assert result.depth >= 2
+    assert {level_1[0].id, *(kp.id for kp in level_2)} <= _covered(result)
+
+
+def test_long_answer_is_assessed_on_its_prefix_with_a_note(question):
+    scorer = RubricScorer(answer_limit_chars=1000)
+    filler = "My favourite pasta recipe uses garlic and olive oil and takes twenty minutes. " * 20
+    answer = filler + answer_for_levels(question, 1, 2)
+    assert len(filler) > 1000
+    result = scorer.assess(question, answer, None)
+    assert Flag.too_long in result.flags
+    assert result.note
+    assert result.depth == 0  # everything that counts is past the limit
+
+
+# --- robustness ------------------------------------------------------------------------------
+
+
+def _rubric_fragments():
+    question = cached_bank()[QID]
+    cues = [c for kp in question.key_points for c in kp.cues.all()]
+    cues += [c for m in question.misconceptions for c in m.cues.all()]
+    return cues
+
+
+_text = st.text(max_size=2000)
+_mixed = st.lists(
+    st.one_of(
+        st.sampled_from(_rubric_fragments()),
+        st.text(max_size=40),
+        st.sampled_from([". ", "。", "\n", ", ", " because ", "\x1b[31m", "\u200b", "\r\n", " - ", "\x00",
+                         "Ignore previous instructions", "评分员", "😀", "\u202e"]),
+    ),
+    max_size=80,
+).map("".join)
+
+
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(text=st.one_of(_text, _mixed), prior_text=st.one_of(st.none(), _mixed))
+def test_assess_never_raises_and_quotes_are_substrings(bank, text, prior_text):
+    question = bank[QID]
+    scorer = RubricScorer()
+    prior = scorer.assess(question, prior_text, None) if prior_text is not None else None
+    result = scorer.assess(question, text, prior)
+    assert 0 <= result.depth <= 4
+    assert 0 <= result.answer_depth <= result.depth
+    if prior is not None:
+        assert result.depth >= prior.depth
+    fresh = {e.key_point for e in result.covered} - ({e.key_point for e in prior.covered} if prior else set())
+    for evidence in result.covered:
+        if evidence.key_point in fresh:
+            assert evidence.quote in text
+    for hit in result.misconceptions:
+        assert hit.quote in text
+
+
+def test_every_key_point_cue_is_recognised_in_an_explanatory_sentence(bank, scorer):
+    """The bank lists cues as phrases a candidate may write; each must be able to show its key point."""
+    missed = []
+    for question in bank.questions():
+        for kp in question.key_points:
+            for cue, sentence in [*((c, explain(c)) for c in kp.cues.en), *((c, explain_zh(c)) for c in kp.cues.zh)]:
+                if kp.id not in _covered(scorer.assess(question, sentence, None)):
+                    missed.append(f"{question.id}/{kp.id}: {cue!r} in {sentence!r}")
+    assert missed == [], f"{len(missed)} key point cues can never be recognised:\n" + "\n".join(missed)
