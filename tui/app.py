@@ -47,7 +47,9 @@ class InterviewApp(App[None]):
         session_ids: Callable[[], str] | None = None,
         brain: Any = None,
         retriever: Any = None,
+        drill: Any = None,
     ) -> None:
+        """`drill` (agent.drill.DrillOptions) opens the Drill screen over Home once loaded."""
         super().__init__()
         self.settings = settings
         self.request = request or PlanRequest(questions=settings.interview.questions)
@@ -60,12 +62,20 @@ class InterviewApp(App[None]):
         self._retriever = retriever
         self._stack = contextlib.AsyncExitStack()
         self._on_ready: list[Callable[[], None]] = []
+        self.drill = drill
 
     def on_mount(self) -> None:
         from tui.screens.home import HomeScreen
 
         self.push_screen(HomeScreen())
         self.load_services()
+        if self.drill is not None:
+            self.open_drill(self.drill)
+
+    def open_drill(self, options: Any = None) -> None:
+        from tui.screens.drill import DrillScreen
+
+        self.when_ready(lambda: self.push_screen(DrillScreen(options)))
 
     @work(exclusive=True, group="load", exit_on_error=False)
     async def load_services(self) -> None:
@@ -103,14 +113,15 @@ class InterviewApp(App[None]):
         else:
             self._on_ready.append(callback)
 
-    def start_interview(self, request: PlanRequest | None = None, lang: str | None = None) -> None:
+    def start_interview(self, request: PlanRequest | None = None, lang: str | None = None,
+                        max_follow_ups: int | None = None) -> None:
         from tui.screens.interview import InterviewScreen
 
         def start() -> None:
             recent = [] if (request or self.request).ids else self.services.index.recent_questions()
             plan = (request or self.request).model_copy(update={"recent": recent})
             session = self.services.interview(self.session_ids() if self.session_ids else None)
-            self.push_screen(InterviewScreen(session, start=(plan, lang or self.lang)))
+            self.push_screen(InterviewScreen(session, start=(plan, lang or self.lang), max_follow_ups=max_follow_ups))
 
         self.when_ready(start)
 
@@ -148,5 +159,6 @@ class InterviewApp(App[None]):
                                 lambda action=binding.action: screen.run_action(action))
 
 
-def run_tui(settings: Settings, *, request: PlanRequest, lang: str | None, resume: str | None) -> None:
-    InterviewApp(settings, request=request, lang=lang, resume=resume).run()
+def run_tui(settings: Settings, *, request: PlanRequest, lang: str | None, resume: str | None,
+            drill: Any = None) -> None:
+    InterviewApp(settings, request=request, lang=lang, resume=resume, drill=drill).run()

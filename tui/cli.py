@@ -11,7 +11,8 @@ from typing import Annotated, Literal
 
 import typer
 
-from evals.cli import eval_command
+from evals.bench import bench_command
+from evals.cli import ApiBaseOption, MaxCostOption, ModelOption, eval_command, selftest_command
 from knowledge.cli import bank_app, fail, kb_app
 from knowledge.settings import Settings, SettingsError, load_settings
 
@@ -24,14 +25,27 @@ app = typer.Typer(
 app.add_typer(bank_app, name="bank")
 app.add_typer(kb_app, name="kb")
 app.command("eval")(eval_command)
+app.command("selftest")(selftest_command)
+app.command("bench")(bench_command)
 LATEST = "latest"
 
 
-def settings_or_exit() -> Settings:
+def settings_or_exit(**overrides: object) -> Settings:
     try:
-        return load_settings()
+        return load_settings(**overrides)
     except SettingsError as exc:
         raise fail(str(exc)) from None
+
+
+def interview_settings(model: str | None, api_base: str | None, max_cost: float | None) -> Settings:
+    """The settings with the command line's model options; a model needs litellm installed."""
+    from agent.llm_client import INSTALL_HINT, litellm_installed
+    from knowledge.settings import llm_overrides
+
+    settings = settings_or_exit(**llm_overrides(model, api_base, max_cost))
+    if settings.llm.model and not litellm_installed():
+        raise fail(INSTALL_HINT)
+    return settings
 
 
 @app.callback()
@@ -52,11 +66,14 @@ def interview(
     topic: Annotated[str | None, typer.Option("--topic", help="Only questions on this topic.")] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Make the question plan reproducible.")] = None,
     lang: Annotated[Literal["en", "zh"] | None, typer.Option("--lang", help="Language of the interviewer.")] = None,
+    model: ModelOption = None,
+    api_base: ApiBaseOption = None,
+    max_cost: MaxCostOption = None,
 ) -> None:
     """Run a mock interview."""
     from agent.planning import PlanRequest
 
-    settings = settings_or_exit()
+    settings = interview_settings(model, api_base, max_cost)
     request = PlanRequest(questions=questions or settings.interview.questions, section=section,
                           ids=question or [], topic=topic, seed=seed)
     if not plain:
@@ -70,15 +87,18 @@ def interview(
 
 def _run(coroutine):
     from agent.planning import PlanError
+    from agent.profile import ProfileError
     from agent.sessions import SessionDBError
 
     try:
         return asyncio.run(coroutine)
-    except (PlanError, SessionDBError) as exc:
+    except (PlanError, SessionDBError, ProfileError) as exc:
         raise fail(str(exc)) from None
 
 
-async def _plain_session(settings: Settings, request, lang: str, resume: str | None, jsonl: bool) -> str:
+async def _plain_session(settings: Settings, request, lang: str, resume: str | None, jsonl: bool,
+                         drill=None) -> str:
+    """A plain session: resumed, a drill (`drill`: agent.drill.DrillOptions), or a new interview."""
     from agent.app import open_services
     from agent.plain import LineReader, Renderer, drive
 
@@ -91,11 +111,106 @@ async def _plain_session(settings: Settings, request, lang: str, resume: str | N
                 raise fail(f"no unfinished session {'' if resume == LATEST else resume + ' '}to resume; see: rl-interview sessions")
             session = services.interview(row.id)
             first = session.resume()
+        elif drill is not None:
+            from agent.drill import DrillRenderer, plan_drill
+            from agent.profile import system_clock
+
+            planned = plan_drill(services.profile.history(), services.bank, system_clock(), drill)
+            renderer = DrillRenderer(sys.stdout, jsonl, services.bank, planned.gaps())
+            session = services.interview()
+            first = session.start(planned.request, lang, planned.max_follow_ups)
         else:
             request = request.model_copy(update={"recent": [] if request.ids else services.index.recent_questions()})
             session = services.interview()
             first = session.start(request, lang, settings.interview.max_follow_ups)
         return await drive(session, first, LineReader(sys.stdin.buffer), renderer, settings.home / "reports")
+
+
+@app.command()
+def drill(
+    topic: Annotated[str | None, typer.Option("--topic", help="Only questions on this topic.")] = None,
+    count: Annotated[int, typer.Option("--count", min=1, max=35, help="How many questions.")] = 3,
+    plain: Annotated[bool, typer.Option("--plain", help="Plain text in the terminal or a pipe, no TUI.")] = False,
+    jsonl: Annotated[bool, typer.Option("--jsonl", help="With --plain: one JSON event per line.")] = False,
+    lang: Annotated[Literal["en", "zh"] | None, typer.Option("--lang", help="Language of the interviewer.")] = None,
+) -> None:
+    """Drill your weak spots: due questions first, then your weakest topics, then new questions."""
+    from agent.drill import DrillOptions
+    from agent.planning import PlanRequest
+
+    settings = settings_or_exit()
+    options = DrillOptions(topic=topic, count=count)
+    if not plain:
+        from tui.app import run_tui
+
+        run_tui(settings, request=PlanRequest(questions=settings.interview.questions), lang=lang, resume=None,
+                drill=options)
+        return
+    status = _run(_plain_session(settings, None, lang or settings.interview.lang, None, jsonl, drill=options))
+    raise typer.Exit(0 if status in ("finished", "ended", "paused") else 1)
+
+
+@app.command()
+def progress(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+    """Mastery per topic, cards due, the trend over time, and what to work on next."""
+    from agent.profile import Profile, ProfileError, profile_path, system_clock
+    from agent.progress import progress_report
+    from agent.retrieval import NotesRetriever
+    from knowledge.bank import load_bank
+
+    settings = settings_or_exit()
+    try:
+        history = Profile(profile_path(settings)).history()
+        built = progress_report(history, load_bank(), system_clock(), NotesRetriever(settings.knowledge.chunk_tokens))
+    except ProfileError as exc:
+        raise fail(str(exc)) from None
+    if as_json:
+        sys.stdout.write(built.model_dump_json(indent=2) + "\n")
+        return
+    from tui.progress_view import progress_text
+
+    sys.stdout.reconfigure(encoding="utf-8", errors="replace")
+    sys.stdout.write(progress_text(built))
+
+
+profile_app = typer.Typer(help="The candidate profile that drills and progress are built from.", no_args_is_help=True)
+app.add_typer(profile_app, name="profile")
+
+
+@profile_app.command("reset")
+def profile_reset(yes: Annotated[bool, typer.Option("--yes", help="Do not ask first.")] = False) -> None:
+    """Erase the profile (answers, cards, mastery); your sessions and reports are kept."""
+    from agent.profile import Profile, ProfileError, profile_path
+    from agent.sessions import SessionDBError, SessionIndex
+
+    settings = settings_or_exit()
+    try:
+        profile = Profile(profile_path(settings))
+        history = profile.history()
+        if not yes and not typer.confirm(
+                f"Erase your profile ({len(history.attempts)} answered question(s) in {len(history.sessions())} "
+                "session(s), and every card's schedule)? Past sessions will not feed it again", default=False):
+            typer.echo("Nothing erased.")
+            raise typer.Exit(1)
+        profile.reset([row.id for row in SessionIndex(settings.sessions_db).list()])
+    except (ProfileError, SessionDBError) as exc:
+        raise fail(str(exc)) from None
+    typer.echo(f"Profile erased: {profile.path}")
+
+
+@profile_app.command("rebuild")
+def profile_rebuild() -> None:
+    """Rebuild the profile from the saved sessions (not those forgotten by a reset)."""
+    added = _run(_rebuild_profile(settings_or_exit()))
+    typer.echo(f"Profile rebuilt: {added} answered question(s).")
+
+
+async def _rebuild_profile(settings: Settings) -> int:
+    from agent.app import open_services
+    from agent.profile import rebuild
+
+    async with open_services(settings) as services:
+        return await rebuild(services.profile, services)
 
 
 @app.command()
@@ -142,6 +257,19 @@ async def _report_text(settings: Settings, session_id: str | None, fmt: str) -> 
         state = await services.interview(row.id).state()
         built = build_report(state, services.bank)
         return built.model_dump_json(indent=2) + "\n" if fmt == "json" else to_markdown(built, services.bank, row.lang)
+
+
+@app.command()
+def doctor(model: ModelOption = None, api_base: ApiBaseOption = None) -> None:
+    """Check the model configuration with one tiny call and say clearly what is wrong."""
+    from agent.llm_doctor import diagnose
+    from knowledge.settings import llm_overrides
+
+    settings = settings_or_exit(**llm_overrides(model, api_base))
+    diagnosis = asyncio.run(diagnose(settings.llm))
+    if not diagnosis.ok:
+        raise fail(diagnosis.message)
+    typer.echo(diagnosis.message)
 
 
 def _optional_resume_value(argv: list[str]) -> list[str]:

@@ -22,6 +22,7 @@ class HomeScreen(Screen):
         Binding("enter", "start", "Start interview", priority=True),
         Binding("r", "resume", "Resume"),
         Binding("h", "history", "History"),
+        Binding("d", "drill", "Drill weak spots"),
     ]
     PALETTE = BINDINGS
 
@@ -66,6 +67,9 @@ class HomeScreen(Screen):
 
     def action_resume(self) -> None:
         self.app.resume_session("latest")
+
+    def action_drill(self) -> None:
+        self.app.open_drill()
 
     def action_history(self) -> None:
         from tui.screens.history import HistoryScreen

@@ -26,18 +26,22 @@ class InterviewScreen(Screen):
         Binding("ctrl+s", "send", "Send", priority=True),
         Binding("ctrl+enter", "send", "Send", show=False, priority=True),
         Binding("f2", "hint", "Hint"),
-        Binding("f3", "idk", "I don't know"),
+        Binding("f3", "idk", "Don't know"),
         Binding("f4", "skip", "Skip"),
         Binding("f5", "repeat", "Repeat"),
-        Binding("f10", "end", "End session"),
-        Binding("escape", "leave", "Leave"),
+        Binding("f10", "end", "End"),
+        Binding("escape", "leave", "Leave", priority=True),  # the editor would otherwise take Escape
     ]
     PALETTE = BINDINGS[:1] + BINDINGS[2:]
 
-    def __init__(self, session: Any, start: tuple[Any, str] | None) -> None:
+    def __init__(self, session: Any, start: tuple[Any, str] | None, max_follow_ups: int | None = None) -> None:
         super().__init__()
         self.session = session
         self.start = start
+        self.review_due: str | None = None
+        """A closed question to review once its summary is saved (at the next interviewer turn)."""
+        self.max_follow_ups = max_follow_ups
+        """For a new session: follow-ups per question (a drill's are fewer); default from the settings."""
         self.streaming: InterviewerTurn | None = None
         self.started_at = 0.0
 
@@ -53,12 +57,14 @@ class InterviewScreen(Screen):
     def on_mount(self) -> None:
         self.started_at = self.app.clock()
         side = self.query_one(SidePanel)
-        side.max_follow_ups = self.app.settings.interview.max_follow_ups
+        if self.max_follow_ups is None:
+            self.max_follow_ups = self.app.settings.interview.max_follow_ups
+        side.max_follow_ups = self.max_follow_ups
         self.set_interval(1, self._tick)
         self.query_one("#answer", TextArea).border_title = "Your answer (Ctrl+S to send)"
         if self.start is not None:
             request, lang = self.start
-            self.run_agent(self.session.start(request, lang, self.app.settings.interview.max_follow_ups))
+            self.run_agent(self.session.start(request, lang, self.max_follow_ups))
         else:
             self.run_agent(self.session.resume())
 
@@ -104,26 +110,33 @@ class InterviewScreen(Screen):
             if event.type == "ask":
                 side.depth = None
             self.query_one("#answer", TextArea).focus()
+            self._review()
         elif event.type == "recovered":
             transcript.add_note("Recovered your saved answer from before the interruption; continuing.")
         elif event.type == "assessment":
             side.depth = data["depth"]
         elif event.type == "question_done":
-            self._review(data["question"])
+            # The summary is saved by the time the interviewer speaks again (or the session ends).
+            self.review_due = data["question"] if self.app.settings.interview.review == "each" else None
         elif event.type == "session_done":
             self._report()
 
-    def _review(self, question_id: str) -> None:
-        if self.app.settings.interview.review != "each":
+    def _review(self) -> None:
+        if self.review_due is None:
             return
         from tui.screens.review import ReviewScreen
 
-        self.app.push_screen(ReviewScreen(self.session, question_id))
+        question, self.review_due = self.review_due, None
+        self.app.push_screen(ReviewScreen(self.session, question))
 
-    def _report(self) -> None:
+    @work(group="report", exit_on_error=False)
+    async def _report(self) -> None:
+        from agent.plain import save_report
         from tui.screens.report import ReportScreen
 
+        await save_report(self.session, self.app.services.bank, self.app.settings.home / "reports")
         self.app.push_screen(ReportScreen(self.session.session_id))
+        self._review()  # the last question's review comes first; closing it shows the report
 
     def _reply(self, action: CandidateAction, text: str = "") -> None:
         if self.session.waiting is None:

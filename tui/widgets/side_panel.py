@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
@@ -13,24 +14,24 @@ class SidePanel(Static):
     SidePanel { width: 28; padding: 1; border-left: solid $primary; }
     """
 
-    number: reactive[int] = reactive(0)
-    of: reactive[int] = reactive(0)
-    question: reactive[str] = reactive("")
-    section: reactive[str] = reactive("")
-    topics: reactive[str] = reactive("")
-    follow_ups: reactive[int] = reactive(0)
-    max_follow_ups: reactive[int] = reactive(3)
-    elapsed: reactive[int] = reactive(0)
-    depth: reactive[int | None] = reactive(None)
-    working: reactive[bool] = reactive(False)
+    number: reactive[int] = reactive(0, layout=True)
+    of: reactive[int] = reactive(0, layout=True)
+    question: reactive[str] = reactive("", layout=True)
+    section: reactive[str] = reactive("", layout=True)
+    topics: reactive[str] = reactive("", layout=True)
+    follow_ups: reactive[int] = reactive(0, layout=True)
+    max_follow_ups: reactive[int] = reactive(3, layout=True)
+    elapsed: reactive[int] = reactive(0, layout=True)
+    depth: reactive[int | None] = reactive(None, layout=True)
+    working: reactive[bool] = reactive(False, layout=True)
 
-    def render(self) -> str:
+    def render(self) -> Text:
         minutes, seconds = divmod(self.elapsed, 60)
         depth = "-" if self.depth is None else f"{self.depth}/4 {DEPTH_NAMES[self.depth]}"
-        status = "[i]interviewer is thinking…[/i]" if self.working else ""
-        return (
-            f"[b]Question {self.number} of {self.of}[/b]\n{self.question}\n\n"
-            f"[b]Section[/b]\n{self.section}\n\n[b]Topics[/b]\n{self.topics}\n\n"
-            f"[b]Follow-ups[/b] {self.follow_ups}/{self.max_follow_ups}\n"
-            f"[b]Time[/b] {minutes:02d}:{seconds:02d}\n[b]Depth[/b] {depth}\n\n{status}"
+        return Text.assemble(
+            (f"Question {self.number} of {self.of}\n", "bold"), f"{self.question}\n\n",
+            ("Section\n", "bold"), f"{self.section}\n\n", ("Topics\n", "bold"), f"{self.topics}\n\n",
+            ("Follow-ups ", "bold"), f"{self.follow_ups}/{self.max_follow_ups}\n",
+            ("Time ", "bold"), f"{minutes:02d}:{seconds:02d}\n", ("Depth ", "bold"), f"{depth}\n\n",
+            ("interviewer is thinking…" if self.working else "", "italic"),
         )

@@ -1,0 +1,85 @@
+"""Shared fixtures for the TUI tests: a home folder in tmp_path, no config file, the `hash` embedding,
+our notes as the retriever (no Chroma store), a clock that never moves and predictable session ids."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import pytest
+
+from agent.planning import PlanRequest
+from agent.retrieval import NotesRetriever
+from knowledge.bank import Bank, load_bank
+from knowledge.settings import Settings, load_settings
+
+FIXED_TIME = 1_000.0
+"""What the app's clock always says: the side panel's timer stays at 00:00."""
+
+
+@pytest.fixture(autouse=True)
+def tui_env(isolated_env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """RL_INTERVIEW_HOME is tmp_path itself; the config file does not exist; the hash embedding.
+
+    Runs after tests/conftest.py's `isolated_env`, which has already removed the runner's own
+    RL_INTERVIEW_* variables."""
+    monkeypatch.setenv("RL_INTERVIEW_HOME", str(tmp_path))
+    monkeypatch.setenv("RL_INTERVIEW_CONFIG", str(tmp_path / "none.toml"))
+    monkeypatch.setenv("RL_INTERVIEW_KNOWLEDGE__EMBEDDING", "hash")
+    return tmp_path
+
+
+@pytest.fixture
+def home(tui_env: Path) -> Path:
+    return tui_env
+
+
+@pytest.fixture
+def settings(tui_env: Path) -> Settings:
+    loaded = load_settings()
+    assert loaded.home == tui_env, "the tests must never write to the real home"
+    return loaded
+
+
+@pytest.fixture(scope="session")
+def bank() -> Bank:
+    return load_bank()
+
+
+@pytest.fixture
+def clock() -> Callable[[], float]:
+    return lambda: FIXED_TIME
+
+
+@pytest.fixture
+def session_ids() -> Callable[[], str]:
+    """tui-0001, tui-0002, ... in the order the app starts sessions."""
+    counter = itertools.count(1)
+    return lambda: f"tui-{next(counter):04d}"
+
+
+@pytest.fixture(scope="session")
+def notes_retriever() -> NotesRetriever:
+    """Our notes, chunked once for the whole run (the retriever only caches, it never changes)."""
+    return NotesRetriever()
+
+
+@pytest.fixture
+def make_app(settings: Settings, clock, session_ids, bank: Bank, notes_retriever: NotesRetriever,
+             monkeypatch: pytest.MonkeyPatch):
+    """InterviewApp with the fixed clock and ids and our notes as references; `ids` is the plan.
+
+    The bank is parsed once per run rather than on each app start (35 YAML files: about 0.3 s a
+    test); its loading is tested in tests/knowledge."""
+    import agent.app
+    from tui.app import InterviewApp
+
+    monkeypatch.setattr(agent.app, "load_bank", lambda: bank, raising=False)
+
+    def make(ids: Iterable[str] = ("algo-07", "infra-01"), *, request: PlanRequest | None = None,
+             lang: str = "en", **kwargs):
+        return InterviewApp(settings, request=request or PlanRequest(ids=list(ids)), lang=lang, clock=clock,
+                            session_ids=session_ids, retriever=notes_retriever, **kwargs)
+
+    return make

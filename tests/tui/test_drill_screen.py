@@ -1,0 +1,73 @@
+"""The Drill screen: reached from Home with `d`, it lists the queue (due first) and starts a short
+drill in the interview room that opens on last time's missed key point."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from textual.widgets import DataTable
+from tui_helpers import interviewer_turns, screen_names, settle, wait_loaded, wait_until
+
+from agent.profile import Attempt, Profile, profile_path
+from tui.screens.drill import DrillScreen
+from tui.screens.interview import InterviewScreen
+from tui.widgets.mastery_chart import MasteryChart
+
+SIZE = (120, 40)
+ANSWERED = datetime(2026, 12, 1, tzinfo=UTC)
+
+
+def seed_profile(settings, bank) -> None:
+    """algo-07 answered with nothing three days before the drill; infra-01 answered perfectly."""
+    everything = [kp.id for kp in bank["infra-01"].key_points]
+    Profile(profile_path(settings)).record([
+        Attempt(session_id="earlier", question="algo-07", position=0, at=ANSWERED, opener=None, depth=0,
+                shown={}, misconceptions={}, skipped=False),
+        Attempt(session_id="earlier", question="infra-01", position=1, at=ANSWERED, opener=None, depth=4,
+                shown={kp: "said it" for kp in everything}, misconceptions={}, skipped=False),
+    ], bank)
+
+
+async def test_d_on_home_lists_the_queue_and_starts_a_drill_on_the_gap(make_app, settings, bank, monkeypatch):
+    seed_profile(settings, bank)
+    monkeypatch.setenv("RL_INTERVIEW_NOW", (ANSWERED + timedelta(days=3)).isoformat())
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot)
+        await pilot.press("d")
+        await wait_until(pilot, lambda: isinstance(app.screen, DrillScreen), "the Drill screen")
+        await settle(pilot)
+        table = app.screen.query_one(DataTable)
+        rows = [table.get_row_at(i) for i in range(table.row_count)]
+        opener = min(bank["algo-07"].key_points, key=lambda kp: kp.level)
+        assert rows[0][1:4] == ["algo-07", "due", opener.id]
+        assert "infra-01" not in [row[1] for row in rows], "mastered and not due"
+        chart = str(app.screen.query_one(MasteryChart).render())
+        assert "ppo" in chart and "memory" in chart and "Trend" in chart
+
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, InterviewScreen), "the drill to start")
+        await wait_until(pilot, lambda: interviewer_turns(app.screen), "the first question")
+        await settle(pilot)
+        assert screen_names(app)[-2:] == ["DrillScreen", "InterviewScreen"]
+        first = interviewer_turns(app.screen)[0]
+        assert first.raw == opener.probe.en
+        assert first.label == "Question · 1/3 · algo-07"
+        state = await app.screen.session.state()
+        assert state["max_follow_ups"] == 1
+        assert state["request"].openers == {"algo-07": opener.id}
+
+
+async def test_the_drill_command_opens_the_drill_screen_on_its_topic(make_app, settings, bank, monkeypatch):
+    from agent.drill import DrillOptions
+
+    seed_profile(settings, bank)
+    monkeypatch.setenv("RL_INTERVIEW_NOW", (ANSWERED + timedelta(days=3)).isoformat())
+    app = make_app(drill=DrillOptions(topic="kl", count=1))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, DrillScreen), "the Drill screen")
+        await settle(pilot)
+        table = app.screen.query_one(DataTable)
+        questions = [table.get_row_at(i)[1] for i in range(table.row_count)]
+        assert questions and all("kl" in bank[qid].topics for qid in questions)
+        assert "algo-07" not in questions

@@ -1,0 +1,133 @@
+"""SVG snapshots of every screen at 120x40 and 80x24 (pytest-textual-snapshot).
+
+Deterministic by construction: the clock never moves, session ids are tui-0001, tui-0002, ...,
+session dates are frozen, the interviewer is loaded and idle before the snap, and the answer
+editor's cursor does not blink. Regenerate with `pytest tests/tui/test_snapshots.py --snapshot-update`
+and look at the SVGs in tests/tui/__snapshots__/ before committing them.
+"""
+
+from __future__ import annotations
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Markdown, TextArea
+
+import agent.sessions
+from agent.planning import PlanRequest
+from agent.state import CandidateAction
+from tui.screens.confirm import ConfirmScreen
+from tui.screens.history import HistoryScreen
+from tui.screens.report import ReportScreen
+from tui.screens.review import ReviewScreen
+from tui.widgets.side_panel import SidePanel
+from tui_helpers import answer, settle, start, wait_loaded, wait_until
+
+SIZES = [pytest.param((120, 40), id="120x40"), pytest.param((80, 24), id="80x24")]
+CLIP_ANSWER = "PPO clips the probability ratio to 1 - epsilon and 1 + epsilon, because it keeps the update small."
+
+
+@pytest.fixture(autouse=True)
+def frozen_dates(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Session start/update stamps as History shows them."""
+    monkeypatch.setattr(agent.sessions, "now", lambda: "2025-03-14T09:30:00+00:00")
+
+
+async def still(pilot: Pilot) -> None:
+    """Idle interviewer, no blinking cursor, no toast, the side panel measured: the same picture on
+    every run.
+
+    The side panel is re-measured because its height is otherwise whatever it was when something
+    last laid it out (see test_pilot.py::test_side_panel_shows_the_thinking_status_in_full)."""
+    await settle(pilot)
+    for screen in pilot.app.screen_stack:
+        for editor in screen.query(TextArea):
+            editor.cursor_blink = False
+        for panel in screen.query(SidePanel):
+            panel.refresh(layout=True)
+    pilot.app.clear_notifications()
+    await settle(pilot)
+
+
+async def to_interview(pilot: Pilot) -> None:
+    await start(pilot)
+    await still(pilot)
+
+
+async def to_review(pilot: Pilot) -> None:
+    await start(pilot)
+    await answer(pilot, CLIP_ANSWER)
+    await pilot.press("f4")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ReviewScreen), "the review")
+    await wait_until(pilot, lambda: pilot.app.screen.query(Markdown), "the review's content")
+    await still(pilot)
+
+
+async def to_report(pilot: Pilot) -> None:
+    await start(pilot)
+    await answer(pilot, CLIP_ANSWER)
+    await pilot.press("f4")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ReviewScreen), "the last question's review")
+    await pilot.press("escape")  # the last review comes first; the report is beneath it
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ReportScreen), "the report")
+    await wait_until(pilot, lambda: pilot.app.screen.report is not None, "the report's content")
+    await still(pilot)
+
+
+async def to_history(pilot: Pilot) -> None:
+    """Two sessions made straight through the interviewer: one finished, one unfinished."""
+    await wait_loaded(pilot)
+    services = pilot.app.services
+    finished = services.interview("tui-0001")
+    async for _ in finished.start(PlanRequest(ids=["algo-07"]), "en", 3):
+        pass
+    async for _ in finished.submit(CandidateAction.skip):
+        pass
+    unfinished = services.interview("tui-0002")
+    async for _ in unfinished.start(PlanRequest(ids=["infra-01", "algo-07"]), "en", 3):
+        pass
+    await pilot.press("h")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, HistoryScreen), "the history")
+    await still(pilot)
+
+
+async def to_confirm(pilot: Pilot) -> None:
+    await start(pilot)
+    await still(pilot)
+    await pilot.press("ctrl+q")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen), "the confirm dialog")
+    await still(pilot)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_home(snap_compare, make_app, size):
+    assert snap_compare(make_app(["algo-07", "infra-01"]), terminal_size=size, run_before=still_home)
+
+
+async def still_home(pilot: Pilot) -> None:
+    await wait_loaded(pilot)
+    await still(pilot)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_interview_after_the_first_question(snap_compare, make_app, size):
+    assert snap_compare(make_app(["algo-07", "infra-01"]), terminal_size=size, run_before=to_interview)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_review(snap_compare, make_app, size):
+    assert snap_compare(make_app(["algo-07", "infra-01"]), terminal_size=size, run_before=to_review)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_report(snap_compare, make_app, size):
+    assert snap_compare(make_app(["algo-07"]), terminal_size=size, run_before=to_report)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_history(snap_compare, make_app, size):
+    assert snap_compare(make_app(["algo-07"]), terminal_size=size, run_before=to_history)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_confirm_leaving(snap_compare, make_app, size):
+    assert snap_compare(make_app(["algo-07", "infra-01"]), terminal_size=size, run_before=to_confirm)

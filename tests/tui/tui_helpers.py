@@ -1,0 +1,125 @@
+"""Helpers for driving the TUI with Pilot (a plain module: conftest files are not importable)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from textual import events
+from textual.pilot import Pilot
+from textual.widgets import TextArea
+
+from knowledge.models import Question
+from tui.messages import AgentEvent
+from tui.widgets.transcript import CandidateTurn, InterviewerTurn
+
+WAIT_S = 15.0
+
+
+async def wait_until(pilot: Pilot, predicate: Callable[[], object], what: str, timeout: float = WAIT_S) -> None:
+    """Let the app run until `predicate()` holds; fail naming `what` after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}; "
+                                 f"screens: {screen_names(pilot.app)}")
+        await pilot.pause(0.02)
+
+
+async def settle(pilot: Pilot) -> None:
+    """Wait for every worker (the interviewer's included) and for the messages they posted."""
+    for _ in range(3):
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def wait_loaded(pilot: Pilot) -> None:
+    await wait_until(pilot, lambda: pilot.app.services is not None, "the interviewer to load")
+    await settle(pilot)
+
+
+def screen_names(app) -> list[str]:
+    return [type(s).__name__ for s in app.screen_stack]
+
+
+def interviewer_turns(screen) -> list[InterviewerTurn]:
+    return list(screen.query(InterviewerTurn))
+
+
+def candidate_texts(screen) -> list[str]:
+    return [str(turn.render()) for turn in screen.query(CandidateTurn)]
+
+
+def notes(screen) -> list[str]:
+    return [str(note.render()) for note in screen.query(".note")]
+
+
+def screen_text(app) -> str:
+    """What the terminal shows for the active screen, as plain text, one line per row."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+async def start(pilot: Pilot) -> None:
+    """From Home, Enter; return once the first question is on screen and the interviewer is idle."""
+    await wait_loaded(pilot)
+    await pilot.press("enter")
+    await wait_until(pilot, lambda: interviewer_turns(pilot.app.screen), "the first question")
+    await settle(pilot)
+
+
+async def next_turn(pilot: Pilot, keys: tuple[str, ...], screen=None) -> None:
+    """Press `keys` on the interview and wait for the interviewer's next turn (or another screen)."""
+    screen = screen or pilot.app.screen
+    before = len(interviewer_turns(screen))
+    await pilot.press(*keys)
+    await wait_until(pilot, lambda: len(interviewer_turns(screen)) > before or pilot.app.screen is not screen,
+                     f"the interviewer to answer {keys}")
+    await settle(pilot)
+
+
+async def type_answer(pilot: Pilot, text: str) -> None:
+    """Type `text` key by key into the answer editor (it must have the focus, as it does after a turn)."""
+    editor = pilot.app.screen.query_one("#answer", TextArea)
+    assert pilot.app.focused is editor, f"the answer editor should have the focus, not {pilot.app.focused!r}"
+    await pilot.press(*text)
+    assert editor.text == text
+
+
+async def paste(pilot: Pilot, text: str) -> None:
+    """A terminal's bracketed paste: the driver posts it to the app, which forwards it to the focus."""
+    editor = pilot.app.screen.query_one("#answer", TextArea)
+    assert pilot.app.focused is editor, f"the answer editor should have the focus, not {pilot.app.focused!r}"
+    before = editor.text
+    pilot.app.post_message(events.Paste(text))
+    await wait_until(pilot, lambda: editor.text != before, "the paste to land in the editor")
+    await pilot.pause()
+
+
+async def answer(pilot: Pilot, text: str) -> None:
+    """Paste an answer, send it with Ctrl+S and wait for the interviewer."""
+    await paste(pilot, text)
+    await next_turn(pilot, ("ctrl+s",))
+
+
+class AgentEvents:
+    """A message_hook that records each AgentEvent once (a message is seen again as it bubbles up)."""
+
+    def __init__(self) -> None:
+        self.events: list = []
+
+    def __call__(self, message) -> None:
+        if isinstance(message, AgentEvent) and not any(e is message.event for e in self.events):
+            self.events.append(message.event)
+
+    @property
+    def types(self) -> list[str]:
+        return [e.type for e in self.events]
+
+    def last(self, kind: str) -> dict:
+        return next(e.data for e in reversed(self.events) if e.type == kind)
+
+
+def probes(question: Question, lang: str = "en") -> list[str]:
+    """Every probe the bank has for a question: key points' and expert probes."""
+    return [kp.probe.get(lang) for kp in question.key_points] + [p.get(lang) for p in question.expert_probes]
