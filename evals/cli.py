@@ -6,7 +6,7 @@ import json
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import typer
 
@@ -15,6 +15,13 @@ from knowledge.cli import EXIT_SKIPPED, err, fail, out
 
 HEADLINE = ("qwk", "exact", "adjacent", "spearman", "smd", "next_action_accuracy", "probe_hit_rate", "trap_pass_rate")
 
+ModelOption = Annotated[str | None, typer.Option(
+    "--model", help="A litellm model, PROVIDER/NAME (e.g. openai/gpt-4o-mini, ollama/llama3.1): use the LLM brain.")]
+ApiBaseOption = Annotated[str | None, typer.Option(
+    "--api-base", help="The provider's base URL (a local or self-hosted server, e.g. http://127.0.0.1:8000/v1).")]
+MaxCostOption = Annotated[float | None, typer.Option(
+    "--max-cost", min=0, help="Per-session model budget in USD; once spent, the session continues offline.")]
+
 
 def eval_command(
     paths: Annotated[list[Path] | None, typer.Argument(help="Gold files or folders (default: the shipped gold set).")] = None,
@@ -22,6 +29,11 @@ def eval_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     out_dir: Annotated[Path | None, typer.Option("--out", help="Folder for the Markdown report.")] = None,
     simulate_n: Annotated[int | None, typer.Option("--simulate", min=1, max=200, help="Instead: N simulated sessions per persona.")] = None,
+    brain: Annotated[Literal["offline", "llm"] | None, typer.Option(
+        "--brain", help="offline, or llm (the default when --model is given).")] = None,
+    model: ModelOption = None,
+    api_base: ApiBaseOption = None,
+    max_cost: MaxCostOption = None,
 ) -> None:
     """Measure the interviewer against labelled transcripts (QWK, agreement, next action, probes, traps)."""
     from agent.app import make_brain
@@ -29,10 +41,11 @@ def eval_command(
     from evals.gold import load_gold
     from evals.replay import evaluate
     from knowledge.bank import load_bank
-    from knowledge.settings import SettingsError, load_settings
+    from knowledge.settings import SettingsError, llm_overrides, load_settings
 
     try:
-        settings = load_settings()
+        settings = brain_settings(load_settings(**llm_overrides(model, api_base, max_cost)),
+                                  brain or ("llm" if model else "offline"))
     except SettingsError as exc:
         raise fail(str(exc)) from None
     bank = load_bank()
@@ -59,6 +72,20 @@ def eval_command(
         out.print(f"\nreport: {folder / 'report.md'}", markup=False)
     if problems:
         raise typer.Exit(EXIT_SKIPPED)
+
+
+def brain_settings(settings, brain: str):
+    """The settings for the chosen brain: `offline` ignores a configured model, `llm` needs one."""
+    from agent.llm_client import INSTALL_HINT, litellm_installed
+    from knowledge.settings import SettingsError
+
+    if brain == "offline":
+        return settings.model_copy(update={"llm": settings.llm.model_copy(update={"model": None})})
+    if not settings.llm.model:
+        raise SettingsError("--brain llm needs a model: --model PROVIDER/NAME or RL_INTERVIEW_LLM__MODEL")
+    if not litellm_installed():
+        raise SettingsError(INSTALL_HINT)
+    return settings
 
 
 def _simulate(n: int, bank, brain, retriever, as_json: bool) -> None:
@@ -90,6 +117,12 @@ def table(report: dict[str, Any]) -> str:
                 lines.append(f"| {name} ({who}) | {values['turns']} | " + " | ".join(_fmt(values.get(k)) for k in HEADLINE) + " |")
     lines.append(f"\nlatency per turn: p50 {report['latency_ms']['p50']} ms, p95 {report['latency_ms']['p95']} ms; "
                  f"{report['transcripts']} transcripts in {report['seconds']} s")
+    if report.get("model_use"):
+        use = report["model_use"]
+        cost = "price unknown" if use["cost_usd_per_turn"] is None else f"${use['cost_usd_per_turn']:.6f}"
+        offline = "; ".join(f"{n} {reason}" for reason, n in use["fallback_reasons"].items())
+        lines.append(f"model use per turn: {use['tokens_in_per_turn']} tokens in, {use['tokens_out_per_turn']} out, "
+                     f"{cost}; {use['scored_offline']} turns scored offline" + (f" ({offline})" if offline else ""))
     return "\n".join(lines)
 
 
@@ -107,3 +140,17 @@ def markdown(report: dict[str, Any]) -> str:
     if report.get("problems"):
         parts += ["", "## Files not evaluated", ""] + [f"- {p}" for p in report["problems"]]
     return "\n".join(parts) + "\n"
+
+
+def selftest_command(as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False) -> None:
+    """Run the fast part of the reliability and security suites and print their figures."""
+    from evals.selftest import render, run_selftest
+    from knowledge.bank import load_bank
+
+    suites = run_selftest(load_bank(), log=lambda msg: err.print(msg, markup=False))
+    if as_json:
+        sys.stdout.write(json.dumps([s.as_dict() for s in suites], ensure_ascii=False) + "\n")
+    else:
+        out.print(render(suites), markup=False, soft_wrap=True)
+    if any(s.failures for s in suites):
+        raise typer.Exit(1)
