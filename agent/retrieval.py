@@ -3,6 +3,7 @@ from our shipped notes (so a first session never waits for an index build)."""
 
 from __future__ import annotations
 
+import os
 from functools import cached_property
 from typing import Protocol
 
@@ -64,6 +65,10 @@ def make_retriever(settings) -> Retriever:
         return NotesRetriever(settings.knowledge.chunk_tokens)  # never built: don't even import Chroma
     from knowledge.store import KnowledgeStore, StoreError
 
+    # The interviewer only embeds short queries: one engine thread answers them about as fast as two
+    # and never waits for a core that the UI or another program holds (3-4x faster turns on a busy
+    # 2-core machine). `kb build` does not come here and keeps every core for its batches.
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
     store = KnowledgeStore(settings)
     try:
         if store.status()["chunks"]:

@@ -166,6 +166,11 @@ def _cut_point(text: str, max_tokens: int) -> int:
     return space if space > lo // 2 else lo
 
 
+def opening(text: str, max_tokens: int) -> str:
+    """The longest start of `text` within `max_tokens` (estimated), cut between words where it can."""
+    return text if estimate_tokens(text) <= max_tokens else text[: _cut_point(text, max_tokens)].rstrip()
+
+
 def _join(parts: list[str]) -> str:
     out = parts[0]
     for part in parts[1:]:

@@ -19,13 +19,17 @@ from urllib.parse import urlparse
 
 import numpy as np
 
-from knowledge.chunking import chunk_text
+from knowledge.chunking import chunk_text, opening
 from knowledge.documents import Document, DocumentError, default_sources, discover, read_document, source_key
 from knowledge.embeddings import make_embedding
 from knowledge.settings import Settings
 
 COLLECTION = "knowledge"
 RRF_K = 60
+DENSE_QUERY_TOKENS = 48
+"""The dense half embeds at most this much of a query: an e5 query costs about a millisecond per token
+on a small CPU, and a candidate's whole answer as the query made a turn take seconds. The lexical half
+still reads all of it; every `kb eval` query fits whole."""
 SearchMode = Literal["dense", "lexical", "hybrid"]
 Progress = Callable[[int, int], None]
 
@@ -266,7 +270,7 @@ class KnowledgeStore:
 
     def _dense(self, query: str, k: int, question_id: str | None) -> list[Hit]:
         where = {"question_id": question_id} if question_id else None
-        got = self.collection().query(query_texts=[query], n_results=k, where=where,
+        got = self.collection().query(query_texts=[opening(query, DENSE_QUERY_TOKENS)], n_results=k, where=where,
                                       include=["documents", "metadatas", "distances"])
         return [self._hit(i, t, m, 1.0 - d) for i, t, m, d in
                 zip(got["ids"][0], got["documents"][0], got["metadatas"][0], got["distances"][0], strict=True)]

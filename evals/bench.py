@@ -1,0 +1,422 @@
+"""`rl-interview bench`: how fast the interviewer is on this machine, each figure next to a naive
+baseline measured in the same run.
+
+Figures about processes (first question, the import floor, kb build, peak memory, the whole eval)
+time the real CLI in fresh interpreters; turn latency and retrieval drive the real graph and store
+in this process. Every run has its own temporary homes, our notes as the only source and none of
+the user's RL_INTERVIEW_* settings, so two runs on one machine compare.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import cycle, islice
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from agent.text import size
+from evals.metrics import percentile
+from knowledge.settings import ENV_PREFIX, InterviewSettings, KnowledgeSettings, LLMSettings, Settings
+
+FIRST_QUESTION = "algo-07"
+BUCKETS = (("<=100", 0, 100), ("<=300", 100, 300), ("<=1000", 300, 1000))
+"""Answer length in words (Latin words plus CJK characters / 2, as the scorer counts them)."""
+NEXT_TURN = ("ask", "follow_up", "hint", "session_done")
+CLI = (sys.executable, "-c", "from tui.cli import main; main()")
+"""The `rl-interview` entry point in a fresh interpreter (what the console script runs)."""
+IMPORT_FLOOR = (sys.executable, "-c", "import langgraph.graph, chromadb")
+TUI_PROBE = (sys.executable, "-m", "tui.first_frame")
+MAX_PIECES = 400
+
+
+class BenchError(Exception):
+    """A measured command failed; the message names it and ends with its last words on stderr."""
+
+
+@dataclass(frozen=True)
+class BenchPlan:
+    embedding: str
+    """The store's embedding: e5 (the default a user gets) or hash (quick: no model, build in seconds)."""
+    warmup: int
+    """Runs of each series thrown away first (page cache, lazy loads)."""
+    process_runs: int
+    """Measured runs of each short process: import floor, first question, no-change rebuild."""
+    turn_samples: int
+    """Measured answers per length bucket."""
+    retrieval_queries: int
+    eval_runs: int
+
+
+FULL = BenchPlan("e5", warmup=1, process_runs=5, turn_samples=20, retrieval_queries=60, eval_runs=2)
+QUICK = BenchPlan("hash", warmup=0, process_runs=1, turn_samples=3, retrieval_queries=6, eval_runs=1)
+
+
+# -- figures ---------------------------------------------------------------------------------
+def summary(values: Sequence[float], digits: int) -> dict[str, Any]:
+    return {"p50": _round(percentile(values, 0.5), digits), "p95": _round(percentile(values, 0.95), digits),
+            "n": len(values)}
+
+
+def ratio(ours: float | None, baseline: float | None) -> float | None:
+    """How many times the baseline's figure ours is (below 1: ours is smaller)."""
+    return round(ours / baseline, 2) if ours is not None and baseline else None
+
+
+def _round(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+def grow_answer(pieces: Sequence[str], low: float, high: float) -> str | None:
+    """An answer of (low, high] words: the first piece alone when it fits (a real answer), else whole
+    pieces joined, cycling through them, while they fit, until past the bucket's middle."""
+    if low < size(pieces[0]) <= high:
+        return pieces[0]
+    text = ""
+    for piece in islice(cycle(pieces), MAX_PIECES):
+        joined = f"{text}\n\n{piece}" if text else piece
+        if size(joined) <= high:
+            text = joined
+            if size(text) > (low + high) / 2:
+                return text
+    return text if low < size(text) <= high else None
+
+
+def spread(items: Sequence[Any], n: int) -> list[Any]:
+    """n items evenly spaced over the sequence (all of them when there are fewer)."""
+    if len(items) <= n:
+        return list(items)
+    return [items[i * len(items) // n] for i in range(n)]
+
+
+def length_samples(answers: Sequence[tuple[str, str]], per_bucket: int) -> dict[str, list[tuple[str, str]]]:
+    """(question, answer) pairs per bucket: real gold answers up to 100 words; longer ones made of a
+    question's gold answers put together, so every answer stays on its question."""
+    by_question: dict[str, list[str]] = defaultdict(list)
+    for question_id, answer in answers:
+        by_question[question_id].append(answer)
+    samples = {}
+    for name, low, high in BUCKETS:
+        made = []
+        for question_id, pieces in sorted(by_question.items()):
+            for start in range(len(pieces)):
+                answer = grow_answer(pieces[start:] + pieces[:start], low, high)
+                if answer is not None and (low > 0 or answer == pieces[start]):
+                    made.append((question_id, answer))
+        samples[name] = spread(made, per_bucket)
+    return samples
+
+
+def targets(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """The issue's targets for the offline brain, each with what this run measured."""
+    turns, first = report["turn_latency_ms"], report["first_question_s"]
+    checks = [
+        *((f"turn p95, answers {name} words", turns[name]["p95"], limit, "ms")
+          for name, limit in (("<=100", 150), ("<=300", 150), ("<=1000", 400))),
+        *((f"first question above the import floor ({front})", first["above_floor_s"][front], 1.0, "s")
+          for front in ("plain", "tui")),
+        ("retrieval p95", report["retrieval_ms"]["p95"], 50, "ms"),
+        ("no-change rebuild", report["kb_rebuild_s"]["p50"], 2.0, "s"),
+        ("peak RSS of an interview", report["peak_rss_mb"]["interview"], 700, "MB"),
+        ("whole bench", report["setup"]["seconds"], 180, "s"),
+    ]
+    return [{"target": name, "limit": limit, "unit": unit, "measured": value, "ok": value is not None and value <= limit}
+            for name, value, limit, unit in checks]
+
+
+def table(report: dict[str, Any]) -> str:
+    first, turns, retrieval = report["first_question_s"], report["turn_latency_ms"], report["retrieval_ms"]
+    floor = first["import_floor"]
+    rows = [
+        ("first question, plain (s)", first["plain"], "import floor", floor["p50"], first["ratio"]["plain"]),
+        ("first question, TUI (s)", first["tui"], "import floor", floor["p50"], first["ratio"]["tui"]),
+        ("import floor (s)", floor, "", None, None),
+        *((f"turn, answers {name} words (ms)", figures, "naive scorer", figures["baseline"]["p50"], figures["ratio"])
+          for name, figures in turns.items()),
+        ("retrieval (ms)", retrieval, "plain dense query", retrieval["baseline"]["p50"], retrieval["ratio"]),
+        ("kb build, cold (s)", {"p50": report["kb_build_s"]}, "", None, None),
+        ("kb rebuild, nothing changed (s)", report["kb_rebuild_s"], "", None, None),
+        ("peak RSS, interview (MB)", {"p50": report["peak_rss_mb"]["interview"]}, "import floor",
+         report["peak_rss_mb"]["import_floor"], report["peak_rss_mb"]["ratio"]),
+        ("whole offline eval (s)", report["eval_s"], "", None, None),
+    ]
+    lines = ["| figure | p50 | p95 | n | baseline | baseline p50 | ours / baseline |", "|---|---|---|---|---|---|---|"]
+    lines += [f"| {name} | {_cell(f.get('p50'))} | {_cell(f.get('p95'))} | {_cell(f.get('n'))} | {who or '-'} | "
+              f"{_cell(base)} | {_cell(times)} |" for name, f, who, base, times in rows]
+    lines += ["", "| target | limit | measured | |", "|---|---|---|---|"]
+    lines += [f"| {t['target']} | <= {t['limit']} {t['unit']} | {_cell(t['measured'])} | {'ok' if t['ok'] else 'MISSED'} |"
+              for t in report["targets"]]
+    setup = report["setup"]
+    lines.append(f"\n{setup['cpus']} CPUs, load average {setup['load_average'][0]} before and {setup['load_average'][1]} "
+                 f"after; {setup['embedding']} store of {setup['chunks']} chunks; {setup['seconds']} s in all.")
+    return "\n".join(lines)
+
+
+def _cell(value: Any) -> str:
+    return "-" if value is None else str(value)
+
+
+# -- running things --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ProcessRun:
+    first_line_s: float | None
+    exit_s: float
+    peak_rss_mb: float
+    stdout: str
+
+
+def bench_env(home: Path, embedding: str) -> dict[str, str]:
+    """This environment without the user's own settings, with a home of the bench's own."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(ENV_PREFIX)}
+    return env | {f"{ENV_PREFIX}HOME": str(home), f"{ENV_PREFIX}CONFIG": str(home / "no-config.toml"),
+                  f"{ENV_PREFIX}KNOWLEDGE__EMBEDDING": embedding}
+
+
+def bench_settings(home: Path, embedding: str) -> Settings:
+    """The same as `bench_env`, for this process: every field given, so nothing else leaks in."""
+    return Settings(home=home, chroma_url=None, knowledge=KnowledgeSettings(embedding=embedding), llm=LLMSettings(),
+                    interview=InterviewSettings())
+
+
+def run_process(args: Sequence[str], env: dict[str, str], stdin: str = "") -> ProcessRun:
+    """Run to the end; times from just before the start to its first line on stdout and to its exit."""
+    with tempfile.TemporaryFile() as stderr:
+        started = time.perf_counter()
+        proc = subprocess.Popen(args, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr)
+        try:
+            proc.stdin.write(stdin.encode())
+            proc.stdin.close()
+        except BrokenPipeError:
+            pass  # it stopped reading; its exit status tells whether that was a failure
+        first = proc.stdout.readline()
+        first_s = time.perf_counter() - started if first else None
+        rest = proc.stdout.read()
+        _, status, usage = os.wait4(proc.pid, 0)  # the child's own peak memory, not the bench's
+        exit_s = time.perf_counter() - started
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            stderr.seek(0)
+            last = " / ".join(stderr.read().decode(errors="replace").strip().splitlines()[-3:])
+            raise BenchError(f"`{_shown(args)}` exited with status {proc.returncode}: {last or 'no message'}")
+    return ProcessRun(first_s, exit_s, usage.ru_maxrss / 1024, (first + rest).decode(errors="replace"))
+
+
+def _shown(args: Sequence[str]) -> str:
+    return "rl-interview " + " ".join(args[3:]) if tuple(args[:3]) == CLI else " ".join(args)
+
+
+def first_line_s(args: Sequence[str], env: dict[str, str]) -> float:
+    run = run_process(args, env)
+    if run.first_line_s is None:
+        raise BenchError(f"`{_shown(args)}` printed nothing")
+    return run.first_line_s
+
+
+def first_question(plan: BenchPlan, work: Path) -> dict[str, Any]:
+    """Process start to the first question printed (plain) and drawn (TUI, headless), each in a fresh
+    home, next to the bare imports every interviewer process pays for."""
+    series: dict[str, list[float]] = defaultdict(list)
+    floor_rss = 0.0
+    for run in range(plan.warmup + plan.process_runs):
+        # interleaved, so a change in the machine's load touches the three series alike
+        with tempfile.TemporaryDirectory(dir=work) as home:
+            floor = run_process(IMPORT_FLOOR, bench_env(Path(home), plan.embedding))
+        with tempfile.TemporaryDirectory(dir=work) as home:
+            plain = first_line_s([*CLI, "interview", "--plain", "--jsonl", "--question", FIRST_QUESTION],
+                                 bench_env(Path(home), plan.embedding))
+        with tempfile.TemporaryDirectory(dir=work) as home:
+            tui = first_line_s([*TUI_PROBE, FIRST_QUESTION], bench_env(Path(home), plan.embedding))
+        if run >= plan.warmup:
+            series["import_floor"].append(floor.exit_s)
+            series["plain"].append(plain)
+            series["tui"].append(tui)
+            floor_rss = max(floor_rss, floor.peak_rss_mb)
+    figures = {name: summary(values, 2) for name, values in series.items()}
+    floor_p50 = figures["import_floor"]["p50"]
+    return {
+        **figures,
+        "above_floor_s": {front: round(figures[front]["p50"] - floor_p50, 2) for front in ("plain", "tui")},
+        "ratio": {front: ratio(figures[front]["p50"], floor_p50) for front in ("plain", "tui")},
+        "import_floor_rss_mb": round(floor_rss, 1),
+    }
+
+
+def kb_build(plan: BenchPlan, home: Path) -> tuple[float, dict[str, Any]]:
+    """The whole `kb build` process: once cold, then again with nothing changed."""
+    env = bench_env(home, plan.embedding)
+    cold = run_process([*CLI, "kb", "build"], env).exit_s
+    again = [run_process([*CLI, "kb", "build"], env).exit_s for _ in range(plan.warmup + plan.process_runs)]
+    return round(cold, 1), summary(again[plan.warmup:], 2)
+
+
+async def _turn_ms(services: Any, question_id: str, answer: str) -> float:
+    """One answer submitted to a fresh session, to the next interviewer turn ready (a follow-up, a
+    hint, or the next question when it moves on)."""
+    from agent.planning import PlanRequest
+    from agent.state import CandidateAction
+
+    other = next(q for q in services.bank if q != question_id)
+    session = services.interview()
+    async for _ in session.start(PlanRequest(ids=[question_id, other]), "en",
+                                 services.settings.interview.max_follow_ups):
+        pass
+    started = time.perf_counter()
+    elapsed = None
+    async for event in session.submit(CandidateAction.answer, answer):
+        if elapsed is None and event.type in NEXT_TURN:
+            elapsed = (time.perf_counter() - started) * 1000
+    if elapsed is None:
+        raise BenchError(f"no interviewer turn followed an answer to {question_id}")
+    return elapsed
+
+
+def _naive_ms(model_answer: str, answer: str) -> float:
+    from evals.replay import baseline_similarity
+
+    started = time.perf_counter()
+    baseline_similarity([answer], [model_answer])
+    return (time.perf_counter() - started) * 1000
+
+
+async def turn_latency(plan: BenchPlan, settings: Settings, samples: dict[str, list[tuple[str, str]]]) -> dict[str, Any]:
+    """Turn latency per length bucket through the real graph (offline brain, this home's retriever and
+    checkpoints), next to the naive scorer on the same answers."""
+    from agent.app import open_services
+
+    out = {}
+    async with open_services(settings) as services:
+        for question_id, answer in samples[BUCKETS[0][0]][: plan.warmup + 2]:  # loads the embedding, the tokenizer
+            await _turn_ms(services, question_id, answer)
+        for name, answers in samples.items():
+            ours, naive = [], []
+            for question_id, answer in answers:
+                ours.append(await _turn_ms(services, question_id, answer))
+                naive.append(_naive_ms(services.bank[question_id].model_answer, answer))
+            figures = summary(ours, 1)
+            baseline = summary(naive, 2)
+            out[name] = {**figures, "words_p50": _round(percentile([size(a) for _, a in answers], 0.5), 0),
+                         "baseline": {"p50": baseline["p50"], "p95": baseline["p95"]},
+                         "ratio": ratio(figures["p50"], baseline["p50"])}
+    return out
+
+
+def retrieval(plan: BenchPlan, settings: Settings, queries: Sequence[tuple[str, str]]) -> dict[str, Any]:
+    """The retrieve node's search (the question's chunks nearest to what was said, hybrid) on gold
+    answers, next to a plain dense Chroma query for the same answer."""
+    from agent.retrieval import StoreRetriever
+    from knowledge.store import KnowledgeStore
+
+    store = KnowledgeStore(settings)
+    retriever = StoreRetriever(store)
+    collection = store.collection()
+    ours, dense = [], []
+    for i, (question_id, said) in enumerate(queries):
+        started = time.perf_counter()
+        retriever.references(question_id, said, k=2)
+        middle = time.perf_counter()
+        collection.query(query_texts=[said], n_results=2, where={"question_id": question_id})
+        ended = time.perf_counter()
+        if i >= plan.warmup:
+            ours.append((middle - started) * 1000)
+            dense.append((ended - middle) * 1000)
+    figures, baseline = summary(ours, 1), summary(dense, 1)
+    return {**figures, "baseline": {"p50": baseline["p50"], "p95": baseline["p95"]},
+            "ratio": ratio(figures["p50"], baseline["p50"])}
+
+
+def peak_rss_mb(home: Path, embedding: str, answers: Sequence[tuple[str, str]]) -> float:
+    """Peak memory of a plain session on this home's store that answers three questions and ends."""
+    args = [*CLI, "interview", "--plain", "--jsonl"]
+    stdin = ""
+    for question_id, answer in answers[:3]:
+        args += ["--question", question_id]
+        stdin += " ".join(answer.split()) + "\n\n/skip\n"  # one line each: an empty line ends an answer
+    run = run_process(args, bench_env(home, embedding), stdin + "/end\n")
+    if '"session_done"' not in run.stdout:
+        raise BenchError(f"`{_shown(args)}` did not finish its session")
+    return round(run.peak_rss_mb, 1)
+
+
+def eval_seconds(plan: BenchPlan, work: Path) -> dict[str, Any]:
+    runs = []
+    for _ in range(plan.eval_runs):
+        with tempfile.TemporaryDirectory(dir=work) as home:
+            runs.append(run_process([*CLI, "eval", "--json"], bench_env(Path(home), plan.embedding)).exit_s)
+    return summary(runs, 1)
+
+
+def gold_answers() -> list[tuple[str, str]]:
+    from evals.gold import load_gold
+    from knowledge.bank import load_bank
+
+    transcripts, _ = load_gold([], set(load_bank()))
+    return [(turn.question, turn.answer) for t in transcripts for turn in t.turns if size(turn.answer) > 0]
+
+
+def run_bench(plan: BenchPlan, progress: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
+    started = time.perf_counter()
+    load_before = os.getloadavg()[0]
+    answers = gold_answers()
+    with tempfile.TemporaryDirectory(prefix="rl-interview-bench-") as tmp:
+        work, home = Path(tmp), Path(tmp) / "home"
+        progress("first question, plain and TUI, and the import floor")
+        first = first_question(plan, work)
+        progress(f"kb build with the {plan.embedding} embedding" + (" (the cold build takes a minute or two)"
+                                                                      if plan.embedding == "e5" else ""))
+        build_s, rebuild = kb_build(plan, home)
+        settings = bench_settings(home, plan.embedding)
+        progress("turn latency")
+        turns = asyncio.run(turn_latency(plan, settings, length_samples(answers, plan.turn_samples)))
+        progress("retrieval")
+        queries = spread(answers, plan.warmup + plan.retrieval_queries)
+        retrieval_ms = retrieval(plan, settings, queries)
+        progress("peak memory of an interview")
+        longest = {q: (q, a) for q, a in sorted(answers, key=lambda qa: size(qa[1]))}  # the last one wins
+        rss = peak_rss_mb(home, plan.embedding, spread(list(longest.values()), 3))
+        progress("the whole offline eval")
+        eval_s = eval_seconds(plan, work)
+        from knowledge.store import KnowledgeStore
+
+        chunks = KnowledgeStore(settings).status()["chunks"]
+    report = {
+        "first_question_s": first,
+        "turn_latency_ms": turns,
+        "retrieval_ms": retrieval_ms,
+        "kb_build_s": build_s,
+        "kb_rebuild_s": rebuild,
+        "peak_rss_mb": {"interview": rss, "import_floor": first["import_floor_rss_mb"],
+                        "ratio": ratio(rss, first["import_floor_rss_mb"])},
+        "eval_s": eval_s,
+        "setup": {"embedding": plan.embedding, "quick": plan == QUICK, "chunks": chunks, "cpus": os.cpu_count(),
+                  "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],
+                  "seconds": round(time.perf_counter() - started, 1)},
+    }
+    report["targets"] = targets(report)
+    return report
+
+
+def bench_command(
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    quick: Annotated[bool, typer.Option("--quick", help="The hash embedding (no cold e5 build) and fewer runs.")] = False,
+) -> None:
+    """Measure speed and memory on this machine, each figure next to a naive baseline (about 3 minutes)."""
+    from knowledge.cli import err, fail, out
+
+    try:
+        report = run_bench(QUICK if quick else FULL, lambda step: err.print(f"bench: {step}", markup=False))
+    except BenchError as exc:
+        raise fail(str(exc)) from None
+    if as_json:
+        sys.stdout.write(json.dumps(report) + "\n")
+    else:
+        out.print(table(report), markup=False, soft_wrap=True)
