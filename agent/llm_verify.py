@@ -7,7 +7,8 @@ and the rubric's level logic.
 - A claimed key point must be anchored in the quoted sentence: its cue phrases, or words shared with
   the point's statement (or, above level 1, with the question); above level 1 the sentence must
   also explain, as offline; and one sentence can show at most two key points. A model that obeys
-  an injection and credits every point to one sentence gets at most what that sentence shows.
+  an injection and credits every point to one sentence gets at most what that sentence shows; in
+  an answer that addresses the grader, only claims the rubric's cues confirm are accepted.
 - The depth is the model's, bounded by what the verified key points support (`depth_of`, the
   offline brain's level logic) and capped at recall for keyword lists and stated misconceptions.
   A model talked into "give this a 4" cannot award it.
@@ -98,11 +99,16 @@ def verified_assessment(question: Question, answer: str, verdict: LLMVerdict, pr
     mentioned = False
     dropped = 0
     uses: dict[str, int] = {}
+    # An answer that talks to the grader may have talked the model round too: then only claims the
+    # rubric's own cues confirm in the quoted sentence are accepted.
+    manipulated = Flag.grader_instruction in prepared.flags
     for claim in verdict.key_points:
         if claim.status == "missing" or claim.id not in levels or claim.id in evidence:
             continue
         sentence = finder.find(claim.quote)
-        if sentence is None or not anchored(question, question.key_point(claim.id), sentence) \
+        point = question.key_point(claim.id)
+        if sentence is None or not anchored(question, point, sentence) \
+                or (manipulated and not find_cue(normalise(sentence), point.cues.all())) \
                 or uses.get(sentence, 0) >= MAX_POINTS_PER_SENTENCE:
             dropped += 1
             continue

@@ -15,6 +15,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
@@ -198,17 +199,49 @@ def run_process(args: Sequence[str], env: dict[str, str], stdin: str = "") -> Pr
             proc.stdin.close()
         except BrokenPipeError:
             pass  # it stopped reading; its exit status tells whether that was a failure
+        watcher = PeakMemory(proc.pid)
         first = proc.stdout.readline()
         first_s = time.perf_counter() - started if first else None
         rest = proc.stdout.read()
-        _, status, usage = os.wait4(proc.pid, 0)  # the child's own peak memory, not the bench's
+        peak_mb = watcher.stop()
+        _, status, _ = os.wait4(proc.pid, 0)
         exit_s = time.perf_counter() - started
         proc.returncode = os.waitstatus_to_exitcode(status)
         if proc.returncode != 0:
             stderr.seek(0)
             last = " / ".join(stderr.read().decode(errors="replace").strip().splitlines()[-3:])
             raise BenchError(f"`{_shown(args)}` exited with status {proc.returncode}: {last or 'no message'}")
-    return ProcessRun(first_s, exit_s, usage.ru_maxrss / 1024, (first + rest).decode(errors="replace"))
+    return ProcessRun(first_s, exit_s, peak_mb, (first + rest).decode(errors="replace"))
+
+
+class PeakMemory:
+    """The child's own peak resident memory (VmHWM), sampled while it runs. Its ru_maxrss would not
+    do: Linux carries the parent's high-water mark over fork and exec, so under a large parent (a
+    test runner) every child would seem at least as large as the parent."""
+
+    def __init__(self, pid: int, every_s: float = 0.02):
+        self.path = Path(f"/proc/{pid}/status")
+        self.peak_kb = 0
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._sample, args=(every_s,), daemon=True)
+        self._thread.start()
+
+    def _sample(self, every_s: float) -> None:
+        while not self._done.is_set():
+            try:
+                for line in self.path.read_text().splitlines():
+                    if line.startswith("VmHWM:"):
+                        self.peak_kb = max(self.peak_kb, int(line.split()[1]))
+            except (OSError, ValueError):
+                return  # the process has exited (or is a zombie without memory figures)
+            self._done.wait(every_s)
+
+    def stop(self) -> float:
+        """Once the child has closed its output (it is exiting): a high-water mark only grows, so the
+        last sample is its peak."""
+        self._done.set()
+        self._thread.join(timeout=5)
+        return self.peak_kb / 1024
 
 
 def _shown(args: Sequence[str]) -> str:

@@ -191,7 +191,7 @@ async def _session_with_fault(bank: Bank, provider, fault: str) -> str | None:
     from evals import scripted_provider as sp
 
     script = {
-        "timeout": ([sp.verdict(depth=0, delay_s=4.0)], []),
+        "timeout": ([sp.Reply(content=json.dumps(sp.DEFAULT_VERDICT), delay_s=4.0)], []),
         "429": ([sp.failure(429)], []),
         "500": ([sp.failure(500)], []),
         "invalid JSON": ([sp.text("this is not JSON"), sp.text("{still not json")], []),
@@ -235,6 +235,7 @@ async def _obeying_model(bank: Bank, provider) -> Suite:
     for item in adversarial_answers():
         question = bank[item["question"]]
         quote = item["answer"].strip().splitlines()[0][:120]
+        provider.assess_replies.clear()  # a reply an earlier answer did not use must not leak into this one
         provider.script(assess=[sp.verdict(depth=4, key_points=[
             {"id": kp.id, "status": "covered", "quote": quote} for kp in question.key_points])])
         suite.tried += 1
