@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from agent.scoring import LEVEL_NAMES, depth_of, is_keyword_list, prepare_answer, reason_for
+from agent.scoring import LEVEL_NAMES, cap_to_recall, depth_of, is_keyword_list, prepare_answer, reason_for
 from agent.state import Assessment, Evidence, Flag, LLMVerdict, MisconceptionHit
 from agent.text import clean_for_display, explains, find_cue, is_gibberish, normalise, size
 from knowledge.models import Question
@@ -128,15 +128,8 @@ def verified_assessment(question: Question, answer: str, verdict: LLMVerdict, pr
             continue
         misconceptions.append(MisconceptionHit(misconception=claim.id, quote=sentence, correction=corrections[claim.id]))
 
-    capped = False
-    if evidence and (is_keyword_list(prepared.content) or Flag.keyword_list.value in verdict.flags):
-        flags.append(Flag.keyword_list)
-        capped = True
-    if misconceptions:
-        flags.append(Flag.misconception)
-        capped = True
-    if capped:
-        evidence = {k: e for k, e in evidence.items() if e.level == 1}
+    keyword_list = bool(evidence) and (is_keyword_list(prepared.content) or Flag.keyword_list.value in verdict.flags)
+    evidence, capped = cap_to_recall(evidence, flags, keyword_list, bool(misconceptions))
     if not prepared.text.strip():
         if Flag.grader_instruction not in flags:
             flags.append(Flag.empty)

@@ -52,6 +52,18 @@ def depth_of(question: Question, covered: list[Evidence], mentioned: bool) -> in
     return depth
 
 
+def cap_to_recall(evidence: dict[str, Evidence], flags: list[Flag], keyword_list: bool,
+                  misconception: bool) -> tuple[dict[str, Evidence], bool]:
+    """A keyword list, or an answer built on a stated misconception, supports recall at most: only
+    level-1 evidence stands. Flags the reason; returns the evidence kept and whether it was capped."""
+    if keyword_list:
+        flags.append(Flag.keyword_list)
+    if misconception:
+        flags.append(Flag.misconception)
+    capped = keyword_list or misconception
+    return ({k: e for k, e in evidence.items() if e.level == 1} if capped else evidence), capped
+
+
 @dataclass(frozen=True)
 class PreparedAnswer:
     """The part of an answer that is judged: its sentences minus those addressed to the grader."""
@@ -122,16 +134,8 @@ class RubricScorer:
                                 MisconceptionHit(misconception=wrong.id, quote=sentence, correction=wrong.correction)
                             )
 
-        capped = False
-        if evidence and is_keyword_list(content):
-            flags.append(Flag.keyword_list)
-            capped = True
-        if misconceptions:
-            flags.append(Flag.misconception)
-            capped = True
-        if capped:
-            evidence = {k: e for k, e in evidence.items() if e.level == 1}
-            mentioned = mentioned or bool(evidence)
+        evidence, capped = cap_to_recall(evidence, flags, bool(evidence) and is_keyword_list(content), bool(misconceptions))
+        mentioned = mentioned or bool(evidence)
 
         if not content_text.strip():
             if Flag.grader_instruction not in flags:
