@@ -438,13 +438,42 @@ def run_bench(plan: BenchPlan, progress: Callable[[str], None] = lambda _: None)
     return report
 
 
+def _llm_bench(model: str, api_base: str | None, as_json: bool) -> None:
+    from evals.bench_llm import run_llm_bench
+    from knowledge.cli import fail, out
+    from knowledge.settings import SettingsError, llm_overrides, load_settings
+
+    try:
+        llm = load_settings(**llm_overrides(model, api_base)).llm
+        with tempfile.TemporaryDirectory(prefix="rl-interview-bench-") as home:
+            report = run_llm_bench(llm, Path(home))
+    except (BenchError, SettingsError) as exc:
+        raise fail(str(exc)) from None
+    if as_json:
+        sys.stdout.write(json.dumps({"llm": report}) + "\n")
+        return
+    rows = [(name, report[key]) for name, key in (("turn (ms)", "turn_ms"), ("inside model calls (ms)", "model_ms"),
+                                                   ("interviewer overhead (ms)", "overhead_ms"),
+                                                   ("first streamed token (ms)", "first_token_ms")) if report[key]]
+    lines = [f"model {report['model']}: at most {report['calls_per_turn_max']} calls per turn; "
+             f"{report['turns_scored_offline']} turn(s) scored offline", "| figure | p50 | p95 | n |", "|---|---|---|---|"]
+    lines += [f"| {name} | {f['p50']} | {f['p95']} | {f['n']} |" for name, f in rows]
+    out.print("\n".join(lines), markup=False, soft_wrap=True)
+
+
 def bench_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     quick: Annotated[bool, typer.Option("--quick", help="The hash embedding (no cold e5 build) and fewer runs.")] = False,
+    model: Annotated[str | None, typer.Option("--model", help="Instead: the LLM brain's turns with this litellm model, "
+                                                             "the model's time and the interviewer's overhead apart.")] = None,
+    api_base: Annotated[str | None, typer.Option("--api-base", help="With --model: the provider's base URL.")] = None,
 ) -> None:
     """Measure speed and memory on this machine, each figure next to a naive baseline (about 3 minutes)."""
     from knowledge.cli import err, fail, out
 
+    if model:
+        _llm_bench(model, api_base, as_json)
+        return
     try:
         report = run_bench(QUICK if quick else FULL, lambda step: err.print(f"bench: {step}", markup=False))
     except BenchError as exc:
