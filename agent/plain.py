@@ -16,6 +16,7 @@ from agent.report import build_report, to_markdown
 from agent.runner import Event, Interview
 from agent.state import CandidateAction
 from agent.text import clean_for_display
+from knowledge.terminal import terminal_safe_json
 from knowledge.bank import Bank
 
 COMMANDS = {f"/{a.value}": a for a in CandidateAction if a is not CandidateAction.answer} | {"/quit": None}
@@ -54,7 +55,7 @@ class Renderer:
         if event.type == "token":
             return  # streamed text is shown whole with its follow_up event in a plain terminal
         if self.jsonl:
-            self.out.write(json.dumps({"type": event.type, **_public(event)}, ensure_ascii=False) + "\n")
+            self.out.write(terminal_safe_json(json.dumps({"type": event.type, **_public(event)}, ensure_ascii=False)) + "\n")
         else:
             self.out.write(self._text(event))
         self.out.flush()

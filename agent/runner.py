@@ -18,7 +18,7 @@ from langgraph.types import Command
 
 from agent.graph import InterviewContext
 from agent.planning import PlanRequest
-from agent.sessions import SessionDBError, SessionIndex
+from agent.sessions import SessionDBError, SessionIndex, cut_to_nothing
 from agent.state import CandidateAction, InterviewState
 
 INTERRUPT_KINDS = ("ask", "follow_up", "hint")
@@ -147,6 +147,8 @@ async def open_checkpointer(settings):
     path.parent.mkdir(parents=True, exist_ok=True)
     serde = checkpoint_serde()
     try:
+        if cut_to_nothing(path, lambda: bool(SessionIndex(settings.sessions_db).list())):
+            raise sqlite3.DatabaseError("0 bytes, although the session index lists sessions")
         async with aiosqlite.connect(str(path), timeout=30) as conn:
             await conn.execute("PRAGMA journal_mode=WAL")
             saver = AsyncSqliteSaver(conn, serde=serde)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -50,17 +51,26 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+def cut_to_nothing(path: Path, in_use: Callable[[], bool]) -> bool:
+    """SQLite takes a 0-byte file for a new, empty database and would silently start over in it;
+    when `in_use` says the home already holds sessions, the file was emptied by damage."""
+    return path.exists() and path.stat().st_size == 0 and in_use()
+
+
 class SessionIndex:
     def __init__(self, path: Path):
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
+        checkpoints = path.with_name("checkpoints.sqlite")
         try:
+            if cut_to_nothing(path, lambda: checkpoints.exists() and checkpoints.stat().st_size > 0):
+                raise sqlite3.DatabaseError("0 bytes, although the checkpoints next to it hold sessions")
             with closing(self._connect()) as db:
                 db.executescript(SCHEMA)
         except sqlite3.DatabaseError as exc:
             raise SessionDBError(
                 f"the session index {path} is damaged ({exc}); move it aside to start a new one "
-                f"(your checkpoints in {path.with_name('checkpoints.sqlite')} are separate)"
+                f"(your checkpoints in {checkpoints} are separate)"
             ) from None
 
     def _connect(self) -> sqlite3.Connection:

@@ -11,9 +11,10 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
+from knowledge.terminal import clean_for_display  # noqa: F401 - the agent's modules use it from here
+
 CJK_CHAR = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 WORD = re.compile(r"[A-Za-z\u00c0-\u024f]+(?:'[a-z]+)?")
-ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
 # Sentence ends: Latin punctuation before a space (keeps 1e-6, 0.2, v3.2 intact), CJK punctuation,
 # line breaks and bullet starts.
 # Not after common abbreviations ("Dr. GRPO", "e.g. ", "vs. "), which would split a term in two.
@@ -35,11 +36,6 @@ EXPLAIN = re.compile(
 )
 LIST_SPLIT = re.compile(r"[,，、;；\n•]+|\s*(?:→|->|=>|⇒)\s*|\s+[/|]\s+|(?<=\w):\s")
 
-
-def clean_for_display(text: str) -> str:
-    """Remove ANSI/OSC escapes and other control characters, keeping newlines and tabs."""
-    text = ANSI.sub("", text)
-    return "".join(ch for ch in text if ch in "\n\t" or unicodedata.category(ch)[0] != "C")
 
 
 def normalise(text: str) -> str:

@@ -12,6 +12,7 @@ import typer
 
 from evals.metrics import LEVELS
 from knowledge.cli import EXIT_SKIPPED, err, fail, out
+from knowledge.terminal import terminal_safe_json
 
 HEADLINE = ("qwk", "exact", "adjacent", "spearman", "smd", "next_action_accuracy", "probe_hit_rate", "trap_pass_rate")
 
@@ -66,7 +67,7 @@ def eval_command(
     (folder / "report.md").write_text(markdown(report), encoding="utf-8")
     (folder / "report.json").write_text(json.dumps(report, ensure_ascii=False, indent=2), encoding="utf-8")
     if as_json:
-        sys.stdout.write(json.dumps(report, ensure_ascii=False) + "\n")
+        sys.stdout.write(terminal_safe_json(json.dumps(report, ensure_ascii=False)) + "\n")
     else:
         out.print(table(report), markup=False, soft_wrap=True)
         out.print(f"\nreport: {folder / 'report.md'}", markup=False)

@@ -9,8 +9,10 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
+from knowledge.terminal import clean_for_display, terminal_safe_json
 from knowledge.bank import load_bank, validate_bank
 from knowledge.settings import load_settings
 
@@ -38,11 +40,11 @@ def bank_list(as_json: Annotated[bool, typer.Option("--json", help="Print JSON."
              "prompt": {"en": q.prompt.en, "zh": q.prompt.zh}}
             for q in bank.questions()
         ]
-        sys.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(terminal_safe_json(json.dumps(rows, ensure_ascii=False, indent=2)) + "\n")
         return
     table = Table("id", "section", "topics", "prompt")
     for q in bank.questions():
-        table.add_row(q.id, q.section.value, ", ".join(q.topics), q.prompt.en)
+        table.add_row(q.id, q.section.value, ", ".join(q.topics), escape(clean_for_display(q.prompt.en)))
     out.print(table)
 
 
@@ -54,19 +56,19 @@ def bank_show(question_id: str, lang: Annotated[str, typer.Option(help="en or zh
         raise fail(f"unknown question id {question_id!r}; valid ids: {', '.join(bank)}")
     q = bank[question_id]
     out.print(f"[bold]{q.id}[/] ({q.section.value}; {', '.join(q.topics)}; difficulty {q.difficulty})")
-    out.print(q.prompt.get(lang), markup=False)
+    out.print(clean_for_display(q.prompt.get(lang)), markup=False)
     out.print("\n[bold]Key points[/]")
     for kp in q.key_points:
         out.print(f"  L{kp.level} {kp.id}: ", end="")
-        out.print(kp.statement, markup=False)
+        out.print(clean_for_display(kp.statement), markup=False)
         out.print("     probe: ", end="")
-        out.print(kp.probe.get(lang), markup=False)
+        out.print(clean_for_display(kp.probe.get(lang)), markup=False)
     out.print("\n[bold]Misconceptions[/]")
     for m in q.misconceptions:
         out.print(f"  {m.id}: ", end="")
-        out.print(f"{m.statement} -> {m.correction}", markup=False)
+        out.print(clean_for_display(f"{m.statement} -> {m.correction}"), markup=False)
     out.print("\n[bold]Model answer[/]")
-    out.print(q.model_answer, markup=False)
+    out.print(clean_for_display(q.model_answer), markup=False)
 
 
 @bank_app.command("validate")
@@ -153,11 +155,12 @@ def kb_search(
     except StoreError as exc:
         raise fail(str(exc)) from None
     if as_json:
-        sys.stdout.write(json.dumps([h.as_dict() for h in hits], ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(terminal_safe_json(json.dumps([h.as_dict() for h in hits], ensure_ascii=False, indent=2)) + "\n")
         return
     for rank, hit in enumerate(hits, 1):
-        out.print(f"[bold]{rank}. {hit.question_id or '-'}[/]  {hit.source} › {hit.heading}  ({hit.score:.3f})")
-        out.print("   " + hit.text[:300].replace("\n", " "), markup=False)
+        where = escape(clean_for_display(f"{hit.source} › {hit.heading}"))  # a document's heading is neither markup nor escapes
+        out.print(f"[bold]{rank}. {hit.question_id or '-'}[/]  {where}  ({hit.score:.3f})")
+        out.print("   " + clean_for_display(hit.text[:300]).replace("\n", " "), markup=False)
 
 
 @kb_app.command("eval")

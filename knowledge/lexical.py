@@ -7,6 +7,8 @@ import threading
 
 import numpy as np
 
+from knowledge.terminal import clean_for_display
+
 TOKEN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]+|[a-z0-9\u00c0-\u024f]+(?:[.-][a-z0-9]+)*")
 CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]+")
 STOPWORDS = frozenset(
@@ -26,7 +28,7 @@ def _segment_cjk(run: str) -> list[str]:
 
 def tokenize(text: str) -> list[str]:
     tokens: list[str] = []
-    for match in TOKEN.finditer(text.lower()):
+    for match in TOKEN.finditer(clean_for_display(text).lower()):  # "\x1b[31mword" is "word"
         piece = match.group(0)
         words = _segment_cjk(piece) if CJK_RUN.fullmatch(piece) else [piece]
         tokens.extend(w for w in words if w not in STOPWORDS)

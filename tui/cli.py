@@ -15,6 +15,7 @@ from evals.bench import bench_command
 from evals.cli import ApiBaseOption, MaxCostOption, ModelOption, eval_command, selftest_command
 from knowledge.cli import bank_app, fail, kb_app
 from knowledge.settings import Settings, SettingsError, load_settings
+from knowledge.terminal import terminal_safe_json
 
 app = typer.Typer(
     help="rl-interview: an offline mock-interview coach for RL post-training and infrastructure jobs.",
@@ -256,7 +257,7 @@ async def _report_text(settings: Settings, session_id: str | None, fmt: str) -> 
             raise fail(f"no session {session_id or ''} found; see: rl-interview sessions")
         state = await services.interview(row.id).state()
         built = build_report(state, services.bank)
-        return built.model_dump_json(indent=2) + "\n" if fmt == "json" else to_markdown(built, services.bank, row.lang)
+        return terminal_safe_json(built.model_dump_json(indent=2)) + "\n" if fmt == "json" else to_markdown(built, services.bank, row.lang)
 
 
 @app.command()

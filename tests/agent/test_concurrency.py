@@ -1,0 +1,114 @@
+"""Concurrency: two plain sessions at once on one RL_INTERVIEW_HOME, and a knowledge build while a
+session reads the store. Every process finishes, nothing waits on "database is locked", and no write
+is lost."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from agent_helpers import cli_env, rl_interview, run_cli
+from test_crash_resume import Live, answer_for
+from test_crash_resume_random import session_args
+
+pytestmark = pytest.mark.slow
+
+PLANS = {"first": ["algo-07", "infra-12"], "second": ["algo-05", "infra-10"]}
+
+
+def answer(live: Live, written: list[str], turns: int | None = None) -> bool:
+    """Answer `turns` interviewer turns (all of them when None); True while the session still waits."""
+    while turns is None or turns > 0:
+        waiting = live.until_waiting()
+        if waiting is None:
+            return False
+        text = answer_for(waiting, len(written) + 1) + f" ({live.stderr_path.stem})"
+        live.send(text)
+        written.append(text)
+        turns = None if turns is None else turns - 1
+    return True
+
+
+def assert_clean_exit(live: Live) -> None:
+    assert live.finish() == 0, live.stderr()
+    assert "database is locked" not in live.stderr() and "Traceback" not in live.stderr(), live.stderr()
+    assert live.events[-1]["type"] == "session_done", [e["type"] for e in live.events]
+
+
+def saved_answers(home: Path, session_id: str) -> list[str]:
+    report = run_cli(home, "report", session_id, "--format", "json")
+    assert report.returncode == 0, report.stderr.decode()
+    return [t["answer"] for t in json.loads(report.stdout)["transcript"] if t["action"] == "answer"]
+
+
+def test_two_sessions_at_once_on_one_home_lose_nothing(tmp_path):
+    lives = {name: Live(tmp_path, session_args(plan), name) for name, plan in PLANS.items()}  # started together
+    written: dict[str, list[str]] = {name: [] for name in PLANS}
+    try:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            list(pool.map(lambda name: answer(lives[name], written[name]), PLANS))
+        for live in lives.values():
+            assert_clean_exit(live)
+    finally:
+        for live in lives.values():
+            if live.proc.poll() is None:
+                live.proc.kill()
+
+    listed = json.loads(run_cli(tmp_path, "sessions", "--json").stdout)
+    assert sorted(row["questions"] for row in listed) == sorted(PLANS.values())
+    assert {row["status"] for row in listed} == {"finished"}
+    for row in listed:
+        name = next(name for name, plan in PLANS.items() if plan == row["questions"])
+        assert len(written[name]) >= len(row["questions"])
+        assert saved_answers(tmp_path, row["id"]) == written[name], f"{name}: answers lost or mixed up"
+
+
+def test_a_knowledge_build_while_a_session_reads_the_store(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "zanzibar.md").write_text(
+        "Question: algo-07\n\n# Zanzibar notes on the clipped ratio\n\n"
+        "The zanzibar quokka rule: the clipped probability ratio keeps each zanzibar update inside a band.\n",
+        encoding="utf-8")
+    first = run_cli(tmp_path, "kb", "build", "--source", str(docs))
+    assert first.returncode == 0, first.stderr.decode()
+
+    session = Live(tmp_path, session_args(["algo-07", "algo-05", "infra-10"]), "session")
+    written: list[str] = []
+    try:
+        waiting = session.until_waiting()
+        text = "The zanzibar quokka rule clips the probability ratio, which keeps each update small."
+        session.send(text)  # read from the store: this answer's words are only in our document
+        written.append(text)
+        (docs / "tasmania.md").write_text(
+            "# Tasmania notes\n\nThe tasmania wombat trick shards the experts across devices so tokens travel.\n",
+            encoding="utf-8")
+        build = subprocess.Popen([*rl_interview(), "kb", "build", "--source", str(docs)], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, env=cli_env(tmp_path))
+        during = 0
+        while build.poll() is None and answer(session, written, turns=1):  # the session goes on meanwhile
+            during += 1
+        out, err = build.communicate(timeout=120)
+        assert build.returncode == 0, err.decode()
+        assert "embedded" in out.decode() and "from 1 file(s)" in out.decode(), out.decode()
+        assert b"database is locked" not in err
+        answer(session, written)  # and after it, if any turn is left
+        assert_clean_exit(session)
+        assert during >= 1, "the build ended before the session answered anything"
+    finally:
+        if session.proc.poll() is None:
+            session.proc.kill()
+
+    assert waiting is not None and waiting["question"] == "algo-07"
+    [row] = json.loads(run_cli(tmp_path, "sessions", "--json").stdout)
+    report = json.loads(run_cli(tmp_path, "report", row["id"], "--format", "json").stdout)
+    assert [t["answer"] for t in report["transcript"] if t["action"] == "answer"] == written
+    sources = {ref["source"] for ref in report["questions"][0]["references"]}
+    assert str((docs / "zanzibar.md").resolve()) in sources, f"the session did not read the store: {sources}"
+
+    found = run_cli(tmp_path, "kb", "search", "tasmania wombat trick", "--json")
+    assert found.returncode == 0, found.stderr.decode()
+    assert json.loads(found.stdout)[0]["source"] == str((docs / "tasmania.md").resolve())
