@@ -58,7 +58,7 @@ def store(hash_settings, tmp_path: Path) -> KnowledgeStore:
 
 def test_free_text_search_returns_hits_with_source_and_heading(store, tmp_path):
     hits = store.search("k3 estimator reverse KL", 3)
-    assert 1 <= len(hits) <= 3
+    assert 0 < len(hits) <= 3
     assert all(isinstance(h, Hit) for h in hits)
     top = hits[0]
     assert top.source == str((tmp_path / "notes" / "algo-08.md").resolve())
@@ -137,7 +137,7 @@ def test_cli_search_json_has_the_documented_keys(runner, app, tmp_path):
     result = runner.invoke(app, ["kb", "search", "k3 estimator", "--json", "--k", "3"])
     assert result.exit_code == 0, result.output
     rows = json.loads(result.stdout)
-    assert 1 <= len(rows) <= 3
+    assert 0 < len(rows) <= 3
     for row in rows:
         assert set(row) == {"question_id", "source", "heading", "text", "score"}
         assert isinstance(row["score"], float)
