@@ -16,7 +16,6 @@ from textual.widgets import DataTable, Markdown, Select, Static, TextArea
 
 import agent.graph
 from agent.planning import PlanRequest, make_plan
-from agent.state import CandidateAction
 from tui.latex import latex_to_unicode
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.history import HistoryScreen
@@ -26,6 +25,7 @@ from tui.screens.report import ReportScreen
 from tui.screens.review import ReviewScreen
 from tui.widgets.side_panel import SidePanel
 from tui_helpers import (
+    make_sessions,
     AgentEvents,
     answer,
     candidate_texts,
@@ -462,23 +462,11 @@ async def test_markdown_export_of_a_chinese_session_is_in_chinese(make_app, bank
     assert bank["infra-01"].prompt.zh in markdown, "the export shows the English prompt of a Chinese session"
 
 
-async def _make_sessions(services) -> None:
-    """tui-0001 finished (skipped), tui-0002 left unfinished at its first question."""
-    finished = services.interview("tui-0001")
-    async for _ in finished.start(PlanRequest(ids=["algo-07"]), "en", 3):
-        pass
-    async for _ in finished.submit(CandidateAction.skip):
-        pass
-    unfinished = services.interview("tui-0002")
-    async for _ in unfinished.start(PlanRequest(ids=["infra-01", "algo-07"]), "en", 3):
-        pass
-
-
 async def test_history_lists_sessions_and_opens_them(make_app, bank):
     app = make_app(["algo-07"])
     async with app.run_test(size=SIZE) as pilot:
         await wait_loaded(pilot)
-        await _make_sessions(app.services)
+        await make_sessions(app.services)
         await pilot.press("h")
         await wait_until(pilot, lambda: isinstance(app.screen, HistoryScreen), "the history")
         await settle(pilot)

@@ -13,14 +13,12 @@ from textual.pilot import Pilot
 from textual.widgets import Markdown, TextArea
 
 import agent.sessions
-from agent.planning import PlanRequest
-from agent.state import CandidateAction
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.history import HistoryScreen
 from tui.screens.report import ReportScreen
 from tui.screens.review import ReviewScreen
 from tui.widgets.side_panel import SidePanel
-from tui_helpers import answer, settle, start, wait_loaded, wait_until
+from tui_helpers import answer, make_sessions, settle, start, wait_loaded, wait_until
 
 SIZES = [pytest.param((120, 40), id="120x40"), pytest.param((80, 24), id="80x24")]
 CLIP_ANSWER = "PPO clips the probability ratio to 1 - epsilon and 1 + epsilon, because it keeps the update small."
@@ -74,17 +72,8 @@ async def to_report(pilot: Pilot) -> None:
 
 
 async def to_history(pilot: Pilot) -> None:
-    """Two sessions made straight through the interviewer: one finished, one unfinished."""
     await wait_loaded(pilot)
-    services = pilot.app.services
-    finished = services.interview("tui-0001")
-    async for _ in finished.start(PlanRequest(ids=["algo-07"]), "en", 3):
-        pass
-    async for _ in finished.submit(CandidateAction.skip):
-        pass
-    unfinished = services.interview("tui-0002")
-    async for _ in unfinished.start(PlanRequest(ids=["infra-01", "algo-07"]), "en", 3):
-        pass
+    await make_sessions(pilot.app.services)
     await pilot.press("h")
     await wait_until(pilot, lambda: isinstance(pilot.app.screen, HistoryScreen), "the history")
     await still(pilot)

@@ -9,6 +9,8 @@ from textual import events
 from textual.pilot import Pilot
 from textual.widgets import TextArea
 
+from agent.planning import PlanRequest
+from agent.state import CandidateAction
 from knowledge.models import Question
 from tui.messages import AgentEvent
 from tui.widgets.transcript import CandidateTurn, InterviewerTurn
@@ -123,3 +125,16 @@ class AgentEvents:
 def probes(question: Question, lang: str = "en") -> list[str]:
     """Every probe the bank has for a question: key points' and expert probes."""
     return [kp.probe.get(lang) for kp in question.key_points] + [p.get(lang) for p in question.expert_probes]
+
+
+async def make_sessions(services) -> None:
+    """Two sessions made straight through the interviewer: tui-0001 finished (skipped), tui-0002
+    left unfinished at its first question."""
+    finished = services.interview("tui-0001")
+    async for _ in finished.start(PlanRequest(ids=["algo-07"]), "en", 3):
+        pass
+    async for _ in finished.submit(CandidateAction.skip):
+        pass
+    unfinished = services.interview("tui-0002")
+    async for _ in unfinished.start(PlanRequest(ids=["infra-01", "algo-07"]), "en", 3):
+        pass
