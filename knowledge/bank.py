@@ -10,7 +10,7 @@ import yaml
 from pydantic import ValidationError
 
 from knowledge.models import Question
-from knowledge.yaml_lines import LineLoader, line_of
+from knowledge.yaml_lines import LineDict, LineLoader, line_of
 
 BANK_DIR = Path(__file__).parent / "bank"
 NOTES_DIR = Path(__file__).parent / "notes"
@@ -58,7 +58,27 @@ def _order(question: Question) -> tuple[int, str]:
     return (0 if question.section == "algorithm" else 1, question.id)
 
 
-def _parse_file(path: Path) -> tuple[Question | None, list[BankProblem]]:
+@dataclass(frozen=True)
+class BankEntry:
+    """A valid bank file: its question and the loaded YAML, which knows the line of every key."""
+
+    path: Path
+    question: Question
+    data: LineDict
+
+    def line(self, *loc: str | int) -> int | None:
+        return line_of(self.data, loc)
+
+    def line_of_point(self, point_id: str) -> int | None:
+        """The line of a key point's or misconception's `id:`."""
+        for field in ("key_points", "misconceptions"):
+            for i, item in enumerate(self.data.get(field) or []):
+                if isinstance(item, dict) and item.get("id") == point_id:
+                    return self.line(field, i, "id")
+        return None
+
+
+def _parse_file(path: Path) -> tuple[BankEntry | None, list[BankProblem]]:
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
@@ -73,7 +93,7 @@ def _parse_file(path: Path) -> tuple[Question | None, list[BankProblem]]:
     if not isinstance(data, dict):
         return None, [BankProblem(path, "expected a mapping with the question's fields", 1)]
     try:
-        return Question.model_validate(data), []
+        return BankEntry(path, Question.model_validate(data), data), []
     except ValidationError as exc:
         problems = []
         for err in exc.errors():
@@ -95,21 +115,27 @@ def load_bank(path: Path | None = None, *, strict: bool = True) -> Bank:
 
 
 def validate_bank(path: Path | None = None) -> tuple[Bank, list[BankProblem]]:
+    entries, problems = bank_entries(path)
+    return Bank([e.question for e in entries]), problems
+
+
+def bank_entries(path: Path | None = None) -> tuple[list[BankEntry], list[BankProblem]]:
+    """The valid entries under `path` (default: the shipped bank) with their files, and the problems."""
     root = path or BANK_DIR
     files = [root] if root.is_file() else sorted(root.glob("*.yaml"))
     problems: list[BankProblem] = []
     seen: dict[str, Path] = {}
-    questions: list[Question] = []
+    entries: list[BankEntry] = []
     if not files:
         problems.append(BankProblem(root, "no bank files (*.yaml) found"))
     for file in files:
-        question, file_problems = _parse_file(file)
+        entry, file_problems = _parse_file(file)
         problems.extend(file_problems)
-        if question is None:
+        if entry is None:
             continue
-        if question.id in seen:
-            problems.append(BankProblem(file, f"duplicated id {question.id!r} (also in {seen[question.id]})"))
+        if entry.question.id in seen:
+            problems.append(BankProblem(file, f"duplicated id {entry.question.id!r} (also in {seen[entry.question.id]})"))
             continue
-        seen[question.id] = file
-        questions.append(question)
-    return Bank(questions), problems
+        seen[entry.question.id] = file
+        entries.append(entry)
+    return entries, problems

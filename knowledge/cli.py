@@ -49,13 +49,18 @@ def bank_list(as_json: Annotated[bool, typer.Option("--json", help="Print JSON."
 
 
 @bank_app.command("show")
-def bank_show(question_id: str, lang: Annotated[str, typer.Option(help="en or zh")] = "en") -> None:
+def bank_show(
+    question_id: str,
+    lang: Annotated[str, typer.Option(help="en or zh")] = "en",
+    sources: Annotated[bool, typer.Option("--sources", help="Also print the sources of each key point, misconception and figure.")] = False,
+) -> None:
     """Show one question with its rubric, probes and model answer."""
     bank = load_bank()
     if question_id not in bank:
         raise fail(f"unknown question id {question_id!r}; valid ids: {', '.join(bank)}")
     q = bank[question_id]
-    out.print(f"[bold]{q.id}[/] ({q.section.value}; {', '.join(q.topics)}; difficulty {q.difficulty})")
+    reviewed = f"; reviewed {q.reviewed.isoformat()}" if q.reviewed else ""
+    out.print(f"[bold]{q.id}[/] ({q.section.value}; {', '.join(q.topics)}; difficulty {q.difficulty}{reviewed})")
     out.print(clean_for_display(q.prompt.get(lang)), markup=False)
     out.print("\n[bold]Key points[/]")
     for kp in q.key_points:
@@ -63,12 +68,33 @@ def bank_show(question_id: str, lang: Annotated[str, typer.Option(help="en or zh
         out.print(clean_for_display(kp.statement), markup=False)
         out.print("     probe: ", end="")
         out.print(clean_for_display(kp.probe.get(lang)), markup=False)
+        if sources:
+            _print_sources(kp.sources)
     out.print("\n[bold]Misconceptions[/]")
     for m in q.misconceptions:
         out.print(f"  {m.id}: ", end="")
         out.print(clean_for_display(f"{m.statement} -> {m.correction}"), markup=False)
+        if sources:
+            _print_sources(m.sources)
     out.print("\n[bold]Model answer[/]")
     out.print(clean_for_display(q.model_answer), markup=False)
+    if sources:
+        out.print("\n[bold]Figures in the model answer[/]")
+        for figure in q.figures:
+            out.print("  ", end="")
+            out.print(clean_for_display(figure.figure), markup=False)
+            _print_sources(figure.sources)
+        if not q.figures:
+            out.print("  (none listed)")
+
+
+def _print_sources(sources) -> None:
+    if not sources:
+        out.print("     [yellow]source: none[/]")
+    for source in sources:
+        label = "source (secondary)" if source.secondary else "source"
+        out.print(f"     {label}: ", end="")
+        out.print(clean_for_display(f"{source.ref}: {source.supports}"), markup=False)
 
 
 @bank_app.command("validate")

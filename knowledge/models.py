@@ -8,10 +8,12 @@ The depth scale (used by the bank, the scorer and the evals):
 from __future__ import annotations
 
 import re
+from datetime import date
 from enum import StrEnum
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 TOPICS: frozenset[str] = frozenset(
     {
@@ -45,6 +47,10 @@ TOPICS: frozenset[str] = frozenset(
 
 QUESTION_ID = re.compile(r"^(algo-(0[1-9]|1[0-9])|infra-(0[1-9]|1[0-6]))$")
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+ARXIV_REF = re.compile(r"^arXiv:\d{4}\.\d{4,5}(v\d+)?$")
+URL_REF = re.compile(r"^https?://[^\s/]+\.[^\s]+$")
+CODE_REF = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+:[^\s@:]+@[0-9a-f]{7,40}$")
+"""owner/repo:path@commit, e.g. THUDM/slime:slime/backends/megatron_utils/loss.py@624b824a8."""
 
 NonEmpty = Annotated[str, Field(min_length=1)]
 
@@ -78,6 +84,34 @@ class Cues(_Strict):
         return [*self.en, *self.zh]
 
 
+class Source(_Strict):
+    """Where a fact can be checked, and which fact it is."""
+
+    ref: str
+    """An arXiv id (arXiv:2402.03300), a URL, or code pinned to a commit (owner/repo:path@commit)."""
+    supports: NonEmpty
+    """What the source shows, in our words: the claim or figure a reader can check there."""
+    secondary: bool = False
+    """True when the source only reports the fact (a blog, a summary), not where it was established."""
+
+    @field_validator("ref")
+    @classmethod
+    def _known_form(cls, ref: str) -> str:
+        if not (ARXIV_REF.match(ref) or URL_REF.match(ref) or CODE_REF.match(ref)):
+            raise ValueError(
+                f"{ref!r} is not an arXiv id (arXiv:2402.03300), a URL (https://...) or code pinned to a "
+                "commit (owner/repo:path@commit)"
+            )
+        return ref
+
+    @property
+    def kind(self) -> str:
+        return "arxiv" if ARXIV_REF.match(self.ref) else "url" if URL_REF.match(self.ref) else "code"
+
+
+Sources = Annotated[list[Source], Field(default_factory=list)]
+
+
 class KeyPoint(_Strict):
     """One thing a candidate must say or explain, at one depth level."""
 
@@ -87,6 +121,8 @@ class KeyPoint(_Strict):
     cues: Cues
     probe: Bilingual
     """The follow-up to ask when this point is missing."""
+    sources: Sources
+    """Where the statement's facts can be checked (`rl-interview bank audit` lists points without)."""
 
 
 class Misconception(_Strict):
@@ -96,6 +132,15 @@ class Misconception(_Strict):
     statement: NonEmpty
     cues: Cues
     correction: NonEmpty
+    sources: Sources
+    """Where the correction can be checked."""
+
+
+class Figure(_Strict):
+    """A figure the model answer states (quoted exactly), with where it comes from."""
+
+    figure: NonEmpty
+    sources: list[Source] = Field(min_length=1)
 
 
 class Question(_Strict):
@@ -109,8 +154,15 @@ class Question(_Strict):
     expert_probes: list[Bilingual] = Field(min_length=1)
     """Asked once levels 1-3 are covered, to find out whether the candidate reaches level 4."""
     model_answer: NonEmpty
+    figures: list[Figure] = Field(default_factory=list)
+    """The model answer's figures and their sources."""
     notes: list[str] = Field(min_length=1)
     """Ids of the reference notes the model answer draws on."""
+    reviewed: date | None = None
+    """When the entry was last checked against its primary sources (knowledge/REVIEW.md says how)."""
+    aliases: dict[str, str] = Field(default_factory=dict)
+    """Former key point / misconception ids and the id each now has, so saved profiles and
+    sessions that name an old id still resolve."""
 
     @field_validator("topics")
     @classmethod
@@ -133,7 +185,35 @@ class Question(_Strict):
         expected = "algorithm" if self.id.startswith("algo-") else "infrastructure"
         if self.section != expected:
             raise ValueError(f"section must be {expected!r} for id {self.id!r}")
+        located: list[tuple[tuple[str | int, ...], str]] = []
+        for old, new in self.aliases.items():
+            if old in ids:
+                located.append((("aliases", old), f"{old!r} is a current id, so it cannot also be a former one"))
+            elif new not in ids:
+                located.append((("aliases", old), f"{old!r} points to {new!r}, which is not a key point or misconception id"))
+        for i, figure in enumerate(self.figures):
+            if figure.figure not in self.model_answer:
+                located.append((("figures", i, "figure"), f"{figure.figure!r} does not occur in the model answer (quote it exactly)"))
+        if located:
+            raise _errors_at(located)
         return self
 
+    def current_id(self, point_id: str) -> str:
+        """The id a key point or misconception has now (itself unless it is a former id)."""
+        return self.aliases.get(point_id, point_id)
+
     def key_point(self, point_id: str) -> KeyPoint:
+        point_id = self.current_id(point_id)
         return next(kp for kp in self.key_points if kp.id == point_id)
+
+    def misconception(self, misconception_id: str) -> Misconception:
+        misconception_id = self.current_id(misconception_id)
+        return next(m for m in self.misconceptions if m.id == misconception_id)
+
+
+def _errors_at(located: list[tuple[tuple[str | int, ...], str]]) -> ValidationError:
+    """A validation error whose entries name the exact field, so the bank loader can give its line."""
+    return ValidationError.from_exception_data("Question", [
+        InitErrorDetails(type=PydanticCustomError("bank_entry", "{message}", {"message": message}), loc=loc, input=None)
+        for loc, message in located
+    ])
