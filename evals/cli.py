@@ -10,9 +10,14 @@ from typing import Annotated, Any, Literal
 
 import typer
 
+from evals.bank_audit import audit_command
 from evals.metrics import LEVELS
-from knowledge.cli import EXIT_SKIPPED, err, fail, out
+from knowledge.cli import EXIT_SKIPPED, bank_app, err, fail, out
 from knowledge.terminal import terminal_safe_json
+
+# The audit matches cues with the scorer's own matcher (agent.text), which knowledge/ must not import,
+# so the command joins `rl-interview bank` from here.
+bank_app.command("audit")(audit_command)
 
 HEADLINE = ("qwk", "exact", "adjacent", "spearman", "smd", "next_action_accuracy", "probe_hit_rate", "trap_pass_rate")
 
