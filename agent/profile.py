@@ -142,7 +142,7 @@ class History:
 
     def gap(self, question: Question) -> list[str]:
         """Key points not shown yet, lowest level first (the bank's order within a level)."""
-        known = self.known(question.id)
+        known = {question.current_id(kp) for kp in self.known(question.id)}  # saved under a former id
         return [kp.id for kp in sorted(question.key_points, key=lambda kp: kp.level) if kp.id not in known]
 
     def sessions(self) -> list[str]:
@@ -200,8 +200,8 @@ def _rated_depth(question: Question, attempt: Attempt, known: set[str]) -> int:
     """A drill that closed its gap is rated on everything shown so far; anything else on its own depth."""
     if not attempt.opener or attempt.opener not in attempt.shown or attempt.misconceptions:
         return attempt.depth
-    levels = {kp.id: kp.level for kp in question.key_points}
-    union = [Evidence(key_point=kp, level=levels[kp], quote="") for kp in sorted(known | set(attempt.shown))]
+    shown = sorted({question.current_id(kp) for kp in known | set(attempt.shown)})  # saved under a former id
+    union = [Evidence(key_point=kp, level=question.key_point(kp).level, quote="") for kp in shown]
     return max(attempt.depth, depth_of(question, union, True))
 
 
