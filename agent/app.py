@@ -11,6 +11,7 @@ from typing import Any
 from agent.brain import Brain, OfflineBrain
 from agent.graph import InterviewContext, builder
 from agent.profile import Profile, ProfileRecorder, profile_path
+from agent.report import report_exported
 from agent.retrieval import Retriever, make_retriever
 from agent.runner import Interview, open_checkpointer
 from agent.sessions import SessionIndex
@@ -32,9 +33,20 @@ class Services:
 
     def interview(self, session_id: str | None = None) -> Interview:
         """A session whose closed questions feed the candidate's profile."""
-        interview = Interview(self.graph, self.context, self.index, session_id or Interview.new_id())
+        interview = Interview(self.graph, self.context, self.index, session_id or Interview.new_id(),
+                              self.settings.reports_dir)
         interview.on_question_done.append(ProfileRecorder(self.profile, self.bank))
         return interview
+
+    async def settle(self) -> list[str]:
+        """Complete the record of every session a kill left half-told: an ended graph whose index
+        row is still active, a finished session without its report files. The ids settled."""
+        settled = []
+        for row in self.index.list():
+            untold = row.status == "active" or not report_exported(self.settings.reports_dir, row.id)
+            if untold and await self.interview(row.id).settle() is not None:
+                settled.append(row.id)
+        return settled
 
 
 def make_brain(settings: Settings) -> Brain:
@@ -49,9 +61,12 @@ def make_brain(settings: Settings) -> Brain:
 @contextlib.asynccontextmanager
 async def open_services(settings: Settings, *, brain: Brain | None = None,
                         retriever: Retriever | None = None) -> AsyncIterator[Services]:
+    """The interviewer and its stores; sessions a kill left half-recorded are settled first."""
     bank = load_bank()
     index = SessionIndex(settings.sessions_db)
     context = InterviewContext(bank=bank, brain=brain or make_brain(settings),
                                retriever=retriever or make_retriever(settings))
     async with open_checkpointer(settings) as saver:
-        yield Services(settings, bank, index, builder.compile(checkpointer=saver), context)
+        services = Services(settings, bank, index, builder.compile(checkpointer=saver), context)
+        await services.settle()
+        yield services

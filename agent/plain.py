@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import IO
 
-from agent.report import build_report, to_markdown
 from agent.runner import Event, Interview
 from agent.state import CandidateAction
 from agent.text import clean_for_display
@@ -89,15 +87,13 @@ def _public(event: Event) -> dict:
     return d
 
 
-async def drive(interview: Interview, first: AsyncIterator[Event], reader: LineReader, renderer: Renderer,
-                reports_dir: Path) -> str:
+async def drive(interview: Interview, first: AsyncIterator[Event], reader: LineReader, renderer: Renderer) -> str:
     """Run the session until it finishes ("finished"/"ended") or the candidate leaves ("paused")."""
     events = first
     while True:
         async for event in events:
             renderer.show(event)
-            if event.type == "session_done":
-                await save_report(interview, renderer.bank, reports_dir)
+            if event.type == "session_done":  # the report is exported by then
                 return event.data.get("status", "finished")
         if interview.waiting is None:
             return "finished"
@@ -108,11 +104,3 @@ async def drive(interview: Interview, first: AsyncIterator[Event], reader: LineR
             return "paused"
         events = interview.submit(*reply)
 
-
-async def save_report(interview: Interview, bank: Bank, reports_dir: Path) -> Path:
-    report = build_report(await interview.state(), bank)
-    reports_dir.mkdir(parents=True, exist_ok=True)
-    path = reports_dir / f"{interview.session_id}.md"
-    path.write_text(to_markdown(report, bank), encoding="utf-8")
-    (reports_dir / f"{interview.session_id}.json").write_text(report.model_dump_json(indent=2), encoding="utf-8")
-    return path

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from collections import defaultdict
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
@@ -67,6 +69,36 @@ def build_report(state: InterviewState, bank: Bank) -> SessionReport:
     ]
     return SessionReport(session_id=state["session_id"], status=state.get("status", "active"), lang=state.get("lang", "en"),
                          questions=summaries, topics=topics, study_next=study[:6], transcript=transcript)
+
+
+def report_files(folder: Path, session_id: str) -> tuple[Path, Path]:
+    """Where a session's exported report lives: (Markdown, JSON)."""
+    return folder / f"{session_id}.md", folder / f"{session_id}.json"
+
+
+def report_exported(folder: Path, session_id: str) -> bool:
+    return all(path.exists() for path in report_files(folder, session_id))
+
+
+def export_report(report: SessionReport, bank: Bank, folder: Path) -> Path:
+    """Write the report as Markdown and JSON into `folder`, each file whole or not at all; the
+    Markdown path."""
+    markdown, data = report_files(folder, report.session_id)
+    folder.mkdir(parents=True, exist_ok=True)
+    _write_whole(data, report.model_dump_json(indent=2))
+    _write_whole(markdown, to_markdown(report, bank))
+    return markdown
+
+
+def _write_whole(path: Path, text: str) -> None:
+    """Through a temporary file renamed over `path`: a kill leaves the old file or the new one, never
+    half of one, and two processes exporting the same report do not mix their writes."""
+    partial = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(partial, "w", encoding="utf-8") as out:
+        out.write(text)
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(partial, path)
 
 
 def _sections(references: list[Reference]) -> list[str]:

@@ -3,6 +3,10 @@ replies, and receive what the interviewer does as events.
 
 Every reply is written to the session index's inbox before the graph sees it; on resume, a reply
 the graph never received is submitted again, so a kill at any point loses nothing.
+
+The end of a session is recorded in one order: the graph's final checkpoint, then the index's
+status, then the exported report, and only then is `session_done` passed on. A kill anywhere in
+between leaves a state that the next resume (or the next start, `Services.settle`) completes.
 """
 
 from __future__ import annotations
@@ -12,16 +16,20 @@ import sqlite3
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from langgraph.types import Command
 
 from agent.graph import InterviewContext
 from agent.planning import PlanRequest
+from agent.report import build_report, export_report
 from agent.sessions import SessionDBError, SessionIndex, cut_to_nothing
 from agent.state import CandidateAction, InterviewState
 
 INTERRUPT_KINDS = ("ask", "follow_up", "hint")
+ENDED = ("finished", "ended")
+"""The statuses of a session that is over (`ended`: the candidate ended it early)."""
 
 
 @dataclass(frozen=True)
@@ -34,11 +42,14 @@ class Event:
 
 
 class Interview:
-    def __init__(self, graph: Any, context: InterviewContext, index: SessionIndex, session_id: str):
+    def __init__(self, graph: Any, context: InterviewContext, index: SessionIndex, session_id: str,
+                 reports: Path):
         self.graph = graph
         self.context = context
         self.index = index
         self.session_id = session_id
+        self.reports = reports
+        """The folder the report is exported to when the session ends."""
         self.config = {"configurable": {"thread_id": session_id}}
         self.waiting: dict[str, Any] | None = None
         """The interviewer turn waiting for a reply, as last emitted."""
@@ -87,6 +98,9 @@ class Interview:
         if snapshot.next or snapshot.tasks:  # tasks whose writes were saved before a crash count too
             async for event in self._run(None):
                 yield event
+            return
+        async for event in self._ended():  # the graph had ended, but a kill may have come before the rest knew
+            yield event
 
     async def submit(self, action: CandidateAction, text: str = "") -> AsyncIterator[Event]:
         if self.waiting is None:
@@ -102,16 +116,18 @@ class Interview:
                                     stream_mode=["custom", "updates"], durability="sync")
         async for mode, chunk in stream:
             if mode == "custom":
+                if chunk["type"] == "session_done":
+                    continue  # the report node emits it before its writes are saved: told below instead
                 if chunk["type"] == "question_done":
                     closed.append(chunk["question"])
-                if chunk["type"] == "session_done":
-                    await self._question_done(closed)
-                    await self._finished(chunk["status"])
                 yield Event(chunk["type"], {k: v for k, v in chunk.items() if k != "type"})
             elif "__interrupt__" in chunk:
                 await self._question_done(closed)
                 self.waiting = chunk["__interrupt__"][0].value
                 yield Event(self.waiting["kind"], self.waiting)
+        if self.waiting is None:  # the graph ended, and its final checkpoint is saved
+            async for event in self._ended():
+                yield event
 
     async def _question_done(self, closed: list[str]) -> None:
         """The close node emits `question_done` before its summary is checkpointed; by the next
@@ -121,11 +137,28 @@ class Interview:
             for observer in self.on_question_done:
                 await observer(self, question)
 
-    async def _finished(self, status: str) -> None:
+    async def _ended(self) -> AsyncIterator[Event]:
+        """`session_done`, once the end of the session is recorded everywhere."""
+        status = await self.settle()
+        if status is not None:
+            yield Event("session_done", {"session_id": self.session_id, "status": status})
+
+    async def settle(self) -> str | None:
+        """For a session whose graph has ended, record the end where it is not yet (a kill may have
+        come first): the profile hears of the last question, the index gets the status, the report
+        is exported. Doing any of it again is harmless. The status; None for a session not over."""
         state = await self.state()
-        summaries = state.get("summaries") or []
-        average = sum(s.depth for s in summaries) / len(summaries) if summaries else None
-        self.index.finish(self.session_id, status, average)
+        status = state.get("status") if state else None
+        if status not in ENDED:
+            return None
+        await self._question_done([s.question for s in (state.get("summaries") or [])[-1:]])
+        row = self.index.get(self.session_id)
+        if row is None or row.status != status:
+            summaries = state.get("summaries") or []
+            average = sum(s.depth for s in summaries) / len(summaries) if summaries else None
+            self.index.finish(self.session_id, status, average)
+        export_report(build_report(state, self.context.bank), self.context.bank, self.reports)
+        return status
 
 
 def checkpoint_serde():

@@ -110,6 +110,11 @@ class Settings(BaseSettings):
     def sessions_db(self) -> Path:
         return self.home / "sessions.sqlite"
 
+    @property
+    def reports_dir(self) -> Path:
+        """Every finished session's report, as Markdown and JSON."""
+        return self.home / "reports"
+
 
 def llm_overrides(model: str | None = None, api_base: str | None = None,
                   max_cost: float | None = None) -> dict[str, object]:

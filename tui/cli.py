@@ -107,9 +107,11 @@ async def _plain_session(settings: Settings, request, lang: str, resume: str | N
     async with open_services(settings) as services:
         renderer = Renderer(sys.stdout, jsonl, services.bank)
         if resume:
+            # A named session that is over (perhaps only just settled, after a kill) says so: session_done.
             row = services.index.latest_unfinished() if resume == LATEST else services.index.get(resume)
-            if row is None or row.status != "active":
-                raise fail(f"no unfinished session {'' if resume == LATEST else resume + ' '}to resume; see: rl-interview sessions")
+            if row is None:
+                raise fail(f"no {'unfinished session' if resume == LATEST else 'session ' + resume} to resume; "
+                           "see: rl-interview sessions")
             session = services.interview(row.id)
             first = session.resume()
         elif drill is not None:
@@ -124,7 +126,7 @@ async def _plain_session(settings: Settings, request, lang: str, resume: str | N
             request = request.model_copy(update={"recent": [] if request.ids else services.index.recent_questions()})
             session = services.interview()
             first = session.start(request, lang, settings.interview.max_follow_ups)
-        return await drive(session, first, LineReader(sys.stdin.buffer), renderer, settings.home / "reports")
+        return await drive(session, first, LineReader(sys.stdin.buffer), renderer)
 
 
 @app.command()
@@ -216,19 +218,30 @@ async def _rebuild_profile(settings: Settings) -> int:
 
 @app.command()
 def sessions(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
-    """List past and unfinished sessions."""
+    """List past and unfinished sessions (a finished one missing its report files gets them now)."""
+    from agent.report import report_exported
     from agent.sessions import SessionDBError, SessionIndex
 
+    settings = settings_or_exit()
     try:
-        rows = SessionIndex(settings_or_exit().sessions_db).list()
+        rows = SessionIndex(settings.sessions_db).list()
     except SessionDBError as exc:
         raise fail(str(exc)) from None
+    if any(row.status != "active" and not report_exported(settings.reports_dir, row.id) for row in rows):
+        rows = _run(_settled_rows(settings))
     if as_json:
         sys.stdout.write(json.dumps([r.as_dict() for r in rows], indent=2) + "\n")
         return
     for r in rows:
         depth = f"{r.average_depth:.2f}" if r.average_depth is not None else "-"
         typer.echo(f"{r.id}  {r.started}  {r.status:<8}  avg depth {depth:>4}  {', '.join(r.plan)}")
+
+
+async def _settled_rows(settings: Settings) -> list:
+    from agent.app import open_services
+
+    async with open_services(settings) as services:  # which settles every half-recorded session
+        return services.index.list()
 
 
 @app.command()

@@ -6,7 +6,10 @@ each, after k1 < k2 < N answers written (k2 counted across processes, so the sec
 resumed process), each kill a seeded random delay (up to 250 ms) after the last write: while the
 reply is read, assessed, checkpointed or saved to the inbox. In two sessions the second kill comes
 up to 40 ms after the last question is closed instead: while the report is made and exported. A last
-`--resume` finishes what is left; a session the killed process had already finished needs none.
+`--resume` finishes what is left. Whether a session is over is what the session index says after the
+kill, not what the killed process printed: a kill can come after the end is recorded and before it
+is said. The reverse must never happen: a `session_done` printed is an end already recorded. Once
+`rl-interview sessions` has run, a finished session's report file exists, whatever the kill left.
 """
 
 from __future__ import annotations
@@ -84,6 +87,8 @@ def kill_after(live: Live, out: Outcome, delay: float, last: str | None) -> bool
 
 def session_killed_at(root: Path, kills: tuple[int | str, ...] = (), delays: tuple[float, ...] = ()) -> Outcome:
     """One session in its own home, killed at each point in turn and resumed after each kill."""
+    from agent.sessions import SessionIndex
+
     home = Path(tempfile.mkdtemp(prefix="session-", dir=root))
     out = Outcome(kills, delays)
     started: list[Live] = []
@@ -92,13 +97,12 @@ def session_killed_at(root: Path, kills: tuple[int | str, ...] = (), delays: tup
             args = START if phase == 0 else ["interview", "--plain", "--jsonl", "--resume", out.session_id]
             live = Live(home, args, f"phase-{phase}")
             started.append(live)
-            done = drive(live, out, kills[phase] if phase < len(kills) else None, delays[phase] if phase < len(kills) else 0)
+            told = drive(live, out, kills[phase] if phase < len(kills) else None, delays[phase] if phase < len(kills) else 0)
             assert "Traceback" not in live.stderr(), live.stderr()
-            if not out.session_id:
-                listed = json.loads(run_cli(home, "sessions", "--json").stdout)
-                assert len(listed) == 1, listed
-                out.session_id = listed[0]["id"]
-            if done:
+            [row] = SessionIndex(home / "sessions.sqlite").list()
+            out.session_id = row.id
+            assert row.status == "finished" or not told, f"phase {phase} said session_done, but the session is {row.status}"
+            if row.status == "finished":
                 break
         else:
             raise AssertionError(f"the last --resume did not finish the session: {[e['type'] for e in live.events]}")
@@ -107,13 +111,13 @@ def session_killed_at(root: Path, kills: tuple[int | str, ...] = (), delays: tup
             if live.proc.poll() is None:
                 live.proc.kill()
                 live.proc.wait(timeout=30)
+    out.rows = json.loads(run_cli(home, "sessions", "--json").stdout)  # writes a report a kill kept from being exported
+    saved = home / "reports" / f"{out.session_id}.json"
+    assert saved.exists(), "a finished session without its report, after `sessions` ran"
     report = run_cli(home, "report", out.session_id, "--format", "json")
     assert report.returncode == 0, report.stderr.decode()
     out.report = json.loads(report.stdout)
-    out.rows = json.loads(run_cli(home, "sessions", "--json").stdout)
-    saved = home / "reports" / f"{out.session_id}.json"
-    if saved.exists():  # a kill before the export may leave none, but never half of one
-        assert json.loads(saved.read_text(encoding="utf-8")) == out.report, "the exported report differs"
+    assert json.loads(saved.read_text(encoding="utf-8")) == out.report, "the exported report differs"
     return out
 
 

@@ -129,13 +129,10 @@ class InterviewScreen(Screen):
         question, self.review_due = self.review_due, None
         self.app.push_screen(ReviewScreen(self.session, question))
 
-    @work(group="report", exit_on_error=False)
-    async def _report(self) -> None:
-        from agent.plain import save_report
+    def _report(self) -> None:
         from tui.screens.report import ReportScreen
 
-        await save_report(self.session, self.app.services.bank, self.app.settings.home / "reports")
-        self.app.push_screen(ReportScreen(self.session.session_id))
+        self.app.push_screen(ReportScreen(self.session.session_id))  # exported by the time the session is done
         self._review()  # the last question's review comes first; closing it shows the report
 
     def _reply(self, action: CandidateAction, text: str = "") -> None:
