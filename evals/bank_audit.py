@@ -42,12 +42,12 @@ CHECKS: dict[str, str] = {
 }
 
 FIGURE = re.compile(
-    r"(?<![\w.\-/^])(?:[$~]?\d{1,3}(?:,\d{3})+|[$~]?\d+\.\d+(?:e-?\d+)?|[$~]?\d+e-?\d+|[$~]?\d{2,}"
+    r"(?<![\w.\-/^@])(?:[$~]?\d{1,3}(?:,\d{3})+|[$~]?\d+\.\d+(?:e-?\d+)?|[$~]?\d+e-?\d+|[$~]?\d{2,}"
     r"|\d(?=\s?(?:%|x\b|k\b|K\b|M\b|B\b|weeks?\b|days?\b|hours?\b|epochs?\b|nodes?\b|GPUs?\b|times\b|bits?\b)))"
     r"(?:\s?%|[kKMBx×](?![\w]))?(?![\w])"
 )
 """A number a reader could want checked: decimals, numbers of two or more digits, or one digit with a
-unit; not digits inside names (H800, Qwen2.5-32B, V3.2) or formulas (1-eps, lambda=1)."""
+unit; not digits inside names (H800, Qwen2.5-32B, V3.2), metric names (pass@128) or formulas (1-eps, lambda=1)."""
 YEAR = re.compile(r"^(19[89]\d|20[0-3]\d)$")
 
 
