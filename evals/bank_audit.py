@@ -43,7 +43,7 @@ CHECKS: dict[str, str] = {
 
 FIGURE = re.compile(
     r"(?<![\w.\-/^@])(?:[$~]?\d{1,3}(?:,\d{3})+|[$~]?\d+\.\d+(?:e-?\d+)?|[$~]?\d+e-?\d+|[$~]?\d{2,}"
-    r"|\d(?=\s?(?:%|x\b|k\b|K\b|M\b|B\b|weeks?\b|days?\b|hours?\b|epochs?\b|nodes?\b|GPUs?\b|times\b|bits?\b)))"
+    r"|\d(?=%|x\b|\s?(?:k\b|K\b|M\b|B\b|weeks?\b|days?\b|hours?\b|epochs?\b|nodes?\b|GPUs?\b|times\b|bits?\b)))"
     r"(?:\s?%|[kKMBx×](?![\w]))?(?![\w])"
 )
 """A number a reader could want checked: decimals, numbers of two or more digits, or one digit with a

@@ -79,7 +79,7 @@ def test_a_level_4_point_needs_a_figure_and_a_source(folders, clean):
 @pytest.mark.parametrize(("text", "figures"), [
     ("eps = 0.2, 512 H800s for 3 weeks, about $534,700, 4k of 20k tokens, 1e-6, 43.3%",
      ["0.2", "512", "3", "$534,700", "4k", "20k", "1e-6", "43.3%"]),
-    ("Qwen2.5-32B, H800, DeepSeek-V3.2, 1-eps, lambda=1, AIME 2024, GPT-4, pass@128", []),
+    ("Qwen2.5-32B, H800, DeepSeek-V3.2, 1-eps, lambda=1, AIME 2024, GPT-4, pass@128, 2 x layers", []),
 ])
 def test_what_counts_as_a_figure(text, figures):
     assert [m.group() for m in figures_in(text)] == figures
