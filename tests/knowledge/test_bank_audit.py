@@ -138,3 +138,14 @@ def test_cli_audit_exit_codes_and_json(runner, app, folders, clean):
     for bad, says in ((["--since", "soon"], "--since"), (["--check", "spelling"], "unknown check")):
         result = runner.invoke(app, ["bank", "audit", str(bank), *bad])
         assert result.exit_code != 0 and says in result.output and "Traceback" not in result.output
+
+
+def test_the_shipped_bank_passes_the_checks_issue_14_requires():
+    """Every point, misconception and model-answer figure sourced, every level-4 point with a figure,
+    no misconception cue that our own text asserts, every entry reviewed."""
+    report, problems = audit(hard_negatives={})
+    assert problems == []
+    for check in ("unsourced-key-point", "unsourced-misconception", "unsourced-figure", "level-4-without-figure",
+                  "misconception-cue-in-our-text", "not-reviewed"):
+        found = [str(f) for f in report.findings if f.check == check]
+        assert found == [], f"{check}: {len(found)} finding(s), e.g. {found[:3]}"
