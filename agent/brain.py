@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from agent.scoring import RubricScorer
-from agent.state import Assessment, Decision, Reference
+from agent.state import Assessment, BrainMemory, Decision, Reference
 from agent.wording import phrase
 from knowledge.models import Question
 
@@ -37,6 +37,14 @@ class Brain(Protocol):
         """The follow-up or hint for the decision's target; streamed through `on_token` if it can."""
         ...
 
+    def remember(self) -> BrainMemory | None:
+        """What the brain remembers of the current session now, to be saved with it."""
+        ...
+
+    def recall(self, memory: BrainMemory | None) -> None:
+        """Take the current session up from what was saved with it (`None`: nothing was)."""
+        ...
+
 
 class OfflineBrain:
     """Rubric scoring and the bank's probes, phrased from our templates. No model, no network."""
@@ -51,3 +59,9 @@ class OfflineBrain:
 
     async def write(self, question, decision, assessment, references, lang, turn_number, on_token=None) -> str:
         return phrase(question, decision, assessment, references, lang, turn_number)
+
+    def remember(self) -> None:
+        return None
+
+    def recall(self, memory: BrainMemory | None) -> None:
+        """Nothing to take up: every offline turn stands on the graph's state alone."""

@@ -23,6 +23,7 @@ from agent.state import (
     CandidateAction,
     Flag,
     InterviewState,
+    ModelUse,
     Pending,
     QuestionSummary,
     Reference,
@@ -117,8 +118,12 @@ async def assess(state: InterviewState, runtime: Runtime[InterviewContext]) -> C
     turn = state["turns"][-1]
     question = runtime.context.bank[turn.question]
     prior = state.get("assessment")
+    brain = runtime.context.brain
+    remembered = {}
     if turn.action is CandidateAction.answer or (turn.action is CandidateAction.hint and turn.answer.strip()):
-        assessment = await runtime.context.brain.assess(question, turn.answer, prior)
+        brain.recall(state.get("brain_memory"))
+        assessment = await brain.assess(question, turn.answer, prior)
+        remembered = {"brain_memory": brain.remember()}
     else:
         assessment = _unchanged(question, prior, turn.action)
     gained = assessment.depth > (prior.depth if prior else 0) or bool(assessment.new)
@@ -130,15 +135,16 @@ async def assess(state: InterviewState, runtime: Runtime[InterviewContext]) -> C
         "fallback_reason": assessment.fallback_reason,
     })
     updated = turn.model_copy(update={"assessment": assessment})
-    return Command(update={"turns": [*state["turns"][:-1], updated], "assessment": assessment, "stalls": stalls},
-                   goto="decide")
+    return Command(update={"turns": [*state["turns"][:-1], updated], "assessment": assessment, "stalls": stalls,
+                           **remembered}, goto="decide")
 
 
 def _unchanged(question: Question, prior: Assessment | None, action: CandidateAction) -> Assessment:
-    """A turn with nothing to judge (a hint request, a skip, "I don't know")."""
+    """A turn with nothing to judge (a hint request, a skip, "I don't know"): no model was asked."""
     flags = [Flag.dont_know] if action is CandidateAction.idk else []
     if prior:
-        return prior.model_copy(update={"answer_depth": 0, "new": [], "misconceptions": [], "flags": flags})
+        return prior.model_copy(update={"answer_depth": 0, "new": [], "misconceptions": [], "flags": flags,
+                                        **ModelUse().model_dump()})
     return Assessment(question=question.id, depth=0, answer_depth=0, flags=flags, reason="Depth 0 (nothing shown yet).",
                       missed=[kp.id for kp in sorted(question.key_points, key=lambda k: k.level)])
 
@@ -158,7 +164,9 @@ async def follow_up(state: InterviewState, runtime: Runtime[InterviewContext]) -
     turn = state["turns"][-1]
     decision = turn.decision
     question = runtime.context.bank[turn.question]
-    text = await runtime.context.brain.write(
+    brain = runtime.context.brain
+    brain.recall(state.get("brain_memory"))
+    text = await brain.write(
         question, decision, state["assessment"], state["references"], state.get("lang", "en"),
         state["follow_ups"], on_token=lambda token: _emit(runtime, {"type": "token", "text": token}),
     )
@@ -169,6 +177,7 @@ async def follow_up(state: InterviewState, runtime: Runtime[InterviewContext]) -
             "probed": list(dict.fromkeys([*state["probed"], decision.target])),
             "follow_ups": state["follow_ups"] + 1,
             "hinted": state["hinted"] or kind == "hint",
+            "brain_memory": brain.remember(),
         },
         goto="ask",
     )

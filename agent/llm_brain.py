@@ -3,8 +3,14 @@
 Per candidate turn, at most two calls: one judges the answer (structured JSON, one repair call if
 the reply is unusable, in which case the follow-up is phrased offline), one streams the follow-up.
 Whatever goes wrong (timeout, 429 or 5xx after litellm's retries, invalid JSON after the repair, a
-cut stream, a provider that is down, the session's budget spent), that turn is judged by the offline
-brain and marked with the reason; the next turn asks the model again.
+cut stream, a provider that is down, the session's budget spent, the turn's deadline passed), that
+turn is judged by the offline brain and marked with the reason; the next turn asks the model again.
+A turn has one deadline (`llm.turn_deadline_s`) for all its calls and their retries together: the
+time it may spend waiting on the model (not on litellm's one-time import, nor on a free call slot).
+
+What the brain remembers of a session (the budget spent, the follow-up's cost not yet reported, the
+conversation) is handed to the graph after each call and taken back from it before the next
+(`remember`/`recall`), so it is saved with the session and survives a resume.
 
 Figures per turn (tokens, cost, latency) land on the Assessment: those of the call that wrote the
 line the candidate answered plus those of the call that judged the answer.
@@ -22,7 +28,7 @@ from agent.brain import OfflineBrain, TokenSink
 from agent.llm_client import LLMFailure, ModelClient, Reply, Usage
 from agent.llm_prompts import assess_messages, follow_up_messages, repair_messages, verdict_schema
 from agent.llm_verify import verified_assessment
-from agent.state import Assessment, Decision, LLMVerdict, Reference
+from agent.state import Assessment, BrainMemory, Decision, LLMVerdict, ModelUse, Reference
 from agent.text import clean_for_display
 from knowledge.models import Question
 from knowledge.settings import LLMSettings
@@ -37,17 +43,17 @@ FENCE = re.compile(r"^```(?:json)?\s*|\s*```$")
 
 @dataclass
 class _Session:
-    """What the brain remembers about one interview session (or one replayed transcript)."""
+    """What the brain remembers about one interview session (or one replayed transcript); the
+    fields are those of BrainMemory, but the turn's time left, which is this process's own."""
 
     spent_usd: float = 0.0
     carried: Usage = field(default_factory=Usage)
-    """The call that wrote the line now being answered: counted with the next assessment."""
     calls: int = 0
-    """Model calls made for the current candidate turn."""
     last: Assessment | None = None
     question: str | None = None
     exchange: list[tuple[str, str]] = field(default_factory=list)
-    """The current question's conversation, (interviewer|candidate, text), for the follow-up writer."""
+    time_left: float | None = None
+    """Seconds the current candidate turn may still wait on the model (None: the whole deadline)."""
 
 
 def session_key() -> str:
@@ -74,21 +80,51 @@ class LLMBrain:
     def _session(self) -> _Session:
         return self._sessions.setdefault(session_key(), _Session())
 
+    def remember(self) -> BrainMemory:
+        session = self._session()
+        return BrainMemory(spent_usd=session.spent_usd, carried=ModelUse(**session.carried.as_fields()),
+                           calls=session.calls, last=session.last, question=session.question,
+                           exchange=session.exchange)
+
+    def recall(self, memory: BrainMemory | None) -> None:
+        session = self._session()
+        saved = memory or BrainMemory()
+        session.spent_usd, session.carried = saved.spent_usd, Usage(**saved.carried.model_dump())
+        session.calls, session.last, session.question = saved.calls, saved.last, saved.question
+        session.exchange = list(saved.exchange)
+
     def _budget_spent(self, session: _Session) -> bool:
         return self.settings.max_cost is not None and session.spent_usd >= self.settings.max_cost
 
+    def _new_turn(self, session: _Session) -> None:
+        session.calls, session.time_left = 0, None
+
+    def _late(self, usage: Usage | None = None) -> LLMFailure:
+        return LLMFailure(f"no reply within the turn's {self.settings.turn_deadline_s:g} s", usage, kind="timeout")
+
     async def _call(self, session: _Session, make_call) -> Reply:
-        """One model call, counted for the turn and charged to the session's budget, failed or not."""
+        """One model call, counted for the turn and charged to the session's budget, failed or not,
+        and cut off at the turn's deadline."""
         if self._budget_spent(session):
             raise LLMFailure(BUDGET_SPENT)
-        gate = self._gates.setdefault(asyncio.get_running_loop(), asyncio.Semaphore(CONCURRENT_CALLS))
-        session.calls += 1
-        async with gate:
+        await self.client.ready()
+        loop = asyncio.get_running_loop()
+        async with self._gates.setdefault(loop, asyncio.Semaphore(CONCURRENT_CALLS)):
+            left = self.settings.turn_deadline_s if session.time_left is None else session.time_left
+            if left <= 0:
+                raise self._late()
+            session.calls += 1
+            started = loop.time()
             try:
-                reply = await make_call()
+                async with asyncio.timeout(left):
+                    reply = await make_call()
+            except TimeoutError:
+                raise self._late(Usage(latency_ms=(loop.time() - started) * 1000)) from None
             except LLMFailure as failure:
                 session.spent_usd += failure.usage.cost_usd or 0.0
                 raise
+            finally:
+                session.time_left = left - (loop.time() - started)
         session.spent_usd += reply.usage.cost_usd or 0.0
         return reply
 
@@ -97,7 +133,7 @@ class LLMBrain:
         if session.question != question.id:
             session.question, session.exchange = question.id, []
         session.exchange.append(("candidate", answer))
-        session.calls = 0
+        self._new_turn(session)
         usage, session.carried = session.carried, Usage()
         try:
             verdict, spent = await self._verdict(session, question, answer, prior)
@@ -133,17 +169,17 @@ class LLMBrain:
                     on_token: TokenSink | None = None) -> str:
         session = self._session()
         if assessment != session.last:
-            session.calls = 0  # a turn with nothing to judge (a hint request, a skip): no call made yet
+            self._new_turn(session)  # a turn with nothing to judge (a hint request, a skip): no call made yet
         offline_only = assessment == session.last and (assessment.brain != self.name or session.calls >= CALLS_PER_TURN)
         text = None
         if not offline_only:
             messages = follow_up_messages(question, decision, assessment, references, lang, session.exchange)
             try:
                 reply = await self._call(session, lambda: self.client.stream(messages, on_token))
-                session.carried = reply.usage
+                session.carried += reply.usage  # a hint after a follow-up: both are reported with the next answer
                 text = usable_line(reply.text)
             except LLMFailure as failure:
-                session.carried = failure.usage
+                session.carried += failure.usage
         if text is None:
             text = await self.offline.write(question, decision, assessment, references, lang, turn_number)
         session.exchange.append(("interviewer", text))

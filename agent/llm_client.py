@@ -107,8 +107,8 @@ def _load(future: Future[ModuleType]) -> None:
 
 
 async def litellm_module() -> ModuleType:
-    try:
-        return await asyncio.wrap_future(start_import())
+    try:  # shielded: a caller cancelled while waiting (a turn's deadline) must not cancel the import for all
+        return await asyncio.shield(asyncio.wrap_future(start_import()))
     except ImportError:
         raise LLMFailure("litellm is not installed", detail=INSTALL_HINT) from None
 
@@ -171,6 +171,10 @@ class ModelClient:
     def __init__(self, settings: LLMSettings):
         self.settings = settings
         start_import()
+
+    async def ready(self) -> None:
+        """Once litellm is imported (a one-time local cost, begun when the client was made)."""
+        await litellm_module()
 
     def _params(self, messages: list[dict[str, str]], max_tokens: int) -> dict[str, Any]:
         s = self.settings

@@ -79,6 +79,33 @@ class Assessment(_Model):
     latency_ms: float | None = None
 
 
+class ModelUse(_Model):
+    """Tokens, cost and latency of model calls (None where unknown)."""
+
+    tokens_in: int | None = None
+    tokens_out: int | None = None
+    cost_usd: float | None = None
+    latency_ms: float | None = None
+
+
+class BrainMemory(_Model):
+    """What a model brain remembers of one session between turns. It is saved with the session, so a
+    resumed session goes on where it stopped: the budget counts on from what was spent, the cost of
+    the follow-up being answered is still reported with the next assessment."""
+
+    spent_usd: float = 0.0
+    """What the session's model calls have cost so far, failed ones included."""
+    carried: ModelUse = ModelUse()
+    """The call that wrote the line now being answered: reported with the next assessment."""
+    calls: int = 0
+    """Model calls made for the current candidate turn."""
+    last: Assessment | None = None
+    """The assessment of the current turn, until its follow-up is written."""
+    question: str | None = None
+    exchange: list[tuple[str, str]] = Field(default_factory=list)
+    """The current question's conversation, (interviewer|candidate, text), for the follow-up writer."""
+
+
 class KeyPointVerdict(_Model):
     """A model's judgement of one rubric key point, with the words it claims show it."""
 
@@ -179,10 +206,13 @@ class InterviewState(TypedDict, total=False):
     ending: bool
     """The candidate asked to end: close the current question, then report."""
     status: Literal["active", "finished", "ended"]
+    brain_memory: BrainMemory | None
+    """What the brain remembers of this session (a model brain's budget and conversation); None for
+    the offline brain."""
 
 
 SERIALIZED_MODELS = [
     (__name__, cls.__name__)
     for cls in (Flag, CandidateAction, Evidence, MisconceptionHit, Assessment, Decision, Reference, Turn,
-                QuestionSummary, Pending)
+                QuestionSummary, Pending, ModelUse, BrainMemory)
 ] + [("agent.planning", "PlanRequest")]

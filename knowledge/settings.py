@@ -60,6 +60,9 @@ class LLMSettings(_Section):
     temperature: float = 0.2
     timeout_s: float = 60.0
     retries: int = 2
+    turn_deadline_s: float = Field(default=20.0, gt=0)
+    """One deadline for a whole candidate turn with the model (judging, repair, follow-up, every
+    retry); past it the offline brain answers the turn, marked, and the next turn asks the model again."""
     max_cost: float | None = None
     """Per-session budget in USD; once spent the session continues on the offline brain."""
 
