@@ -62,7 +62,7 @@ def make_brain(settings: Settings) -> Brain:
 async def open_services(settings: Settings, *, brain: Brain | None = None,
                         retriever: Retriever | None = None) -> AsyncIterator[Services]:
     """The interviewer and its stores; sessions a kill left half-recorded are settled first."""
-    bank = load_bank()
+    bank = load_bank(extra=settings.bank_paths)
     index = SessionIndex(settings.sessions_db)
     context = InterviewContext(bank=bank, brain=brain or make_brain(settings),
                                retriever=retriever or make_retriever(settings))

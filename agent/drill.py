@@ -33,10 +33,14 @@ class DrillOptions:
     count: int = DEFAULT_COUNT
 
 
+Why = Literal["due", "weak topic", "new", "chosen"]
+"""Why a question is drilled: its place in the queue, or the candidate chose it in the library."""
+
+
 @dataclass(frozen=True)
 class DrillItem:
     question: str
-    why: Literal["due", "weak topic", "new"]
+    why: Why
     opener: str | None
     """The key point to open with: the lowest-level one not shown yet."""
     gap: list[str]
@@ -72,16 +76,10 @@ def drill_queue(history: History, bank: Bank, now: datetime, topic: str | None =
     by_topic = mastery(history, bank, now)
 
     def weakest(question: Question) -> float | None:
-        known = [by_topic[t] for t in question.topics if t in by_topic]
-        return min(known) if known else None
+        return _weakest(question, by_topic)
 
-    def item(question: Question, why: Literal["due", "weak topic", "new"]) -> DrillItem:
-        attempts = history.of(question.id)
-        gap = history.gap(question) if attempts else []
-        card = history.cards.get(question.id)
-        return DrillItem(question=question.id, why=why, opener=gap[0] if gap else None, gap=gap,
-                         due=card.due if card else None, mastery=weakest(question),
-                         last_depth=attempts[-1].rated_depth if attempts else None)
+    def item(question: Question, why: Why) -> DrillItem:
+        return _item(history, question, why, by_topic)
 
     order = {qid: i for i, qid in enumerate(bank)}
     seen = [q for q in questions if q.id in history.cards]
@@ -97,6 +95,25 @@ def drill_queue(history: History, bank: Bank, now: datetime, topic: str | None =
         raise PlanError(f"nothing to drill{' on ' + topic if topic else ''}: every question is mastered and the "
                         f"next is due on {upcoming:%Y-%m-%d %H:%M} UTC")
     return queue
+
+
+def _weakest(question: Question, by_topic: dict[str, float]) -> float | None:
+    known = [by_topic[t] for t in question.topics if t in by_topic]
+    return min(known) if known else None
+
+
+def _item(history: History, question: Question, why: Why, by_topic: dict[str, float]) -> DrillItem:
+    attempts = history.of(question.id)
+    gap = history.gap(question) if attempts else []
+    card = history.cards.get(question.id)
+    return DrillItem(question=question.id, why=why, opener=gap[0] if gap else None, gap=gap,
+                     due=card.due if card else None, mastery=_weakest(question, by_topic),
+                     last_depth=attempts[-1].rated_depth if attempts else None)
+
+
+def drill_item(history: History, bank: Bank, question: Question, now: datetime, why: Why) -> DrillItem:
+    """One question as a drill item, whatever its place in the queue (the library's "drill this now")."""
+    return _item(history, question, why, mastery(history, bank, now))
 
 
 def drill_of(items: list[DrillItem]) -> Drill:

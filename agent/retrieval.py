@@ -4,13 +4,15 @@ from our shipped notes (so a first session never waits for an index build)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from functools import cached_property
+from pathlib import Path
 from typing import Protocol
 
 from agent.state import Reference
-from knowledge.bank import NOTES_DIR
+from knowledge.bank import NOTES_DIR, user_note_files
 from knowledge.chunking import chunk_text
-from knowledge.documents import read_document
+from knowledge.documents import DocumentError, read_document
 
 
 class Retriever(Protocol):
@@ -22,20 +24,28 @@ class Retriever(Protocol):
 class NotesRetriever:
     """Our notes, chunked in memory and ranked lexically within the question."""
 
-    def __init__(self, max_tokens: int = 320):
+    def __init__(self, max_tokens: int = 320, extra_notes: Sequence[Path] = ()):
+        """`extra_notes`: the notes of the user's questions (a file that cannot be read is left out)."""
         self.max_tokens = max_tokens
+        self.extra_notes = list(extra_notes)
 
     @cached_property
     def _by_question(self) -> dict[str, list[Reference]]:
         out: dict[str, list[Reference]] = {}
-        for path in sorted(NOTES_DIR.glob("*.md")):
-            doc = read_document(path, max_bytes=2_000_000)
+        for path in [*sorted(NOTES_DIR.glob("*.md")), *self.extra_notes]:
+            try:
+                doc = read_document(path, max_bytes=2_000_000)
+            except DocumentError:
+                continue  # `kb build` and `bank validate` name it; the interview goes on without it
             qid = doc.question_id or path.stem
-            out[qid] = [
+            out[qid] = out.get(qid, []) + [
                 Reference(source=doc.key, heading=c.heading, text=c.text, question_id=qid)
                 for c in chunk_text(doc.text, self.max_tokens, title=doc.title)
             ]
         return out
+
+    def all_chunks(self) -> list[Reference]:
+        return [chunk for chunks in self._by_question.values() for chunk in chunks]
 
     def references(self, question_id: str, said: str = "", k: int = 4) -> list[Reference]:
         chunks = self._by_question.get(question_id, [])
@@ -61,8 +71,9 @@ class StoreRetriever:
 
 def make_retriever(settings) -> Retriever:
     """The store if it has been built with the configured embedding; otherwise our notes directly."""
+    notes = NotesRetriever(settings.knowledge.chunk_tokens, user_note_files(settings.bank_paths))
     if not settings.chroma_url and not (settings.store_dir / "chroma" / "chroma.sqlite3").exists():
-        return NotesRetriever(settings.knowledge.chunk_tokens)  # never built: don't even import Chroma
+        return notes  # never built: don't even import Chroma
     from knowledge.store import KnowledgeStore, StoreError
 
     # The interviewer only embeds short queries: one engine thread answers them about as fast as two
@@ -75,4 +86,4 @@ def make_retriever(settings) -> Retriever:
             return StoreRetriever(store)
     except StoreError:
         pass
-    return NotesRetriever(settings.knowledge.chunk_tokens)
+    return notes

@@ -30,14 +30,22 @@ def fail(message: str, code: int = 1) -> typer.Exit:
     return typer.Exit(code)
 
 
+def _bank():
+    """Our questions and the user's (settings.bank_paths); the user's broken files are named on stderr."""
+    bank = load_bank(extra=_settings_or_fail().bank_paths)
+    for problem in bank.problems:
+        err.print(f"left out: {problem}", markup=False, soft_wrap=True)
+    return bank
+
+
 @bank_app.command("list")
 def bank_list(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
-    """List every question with its section and topics."""
-    bank = load_bank()
+    """List every question with its section and topics (yours from bank_paths too)."""
+    bank = _bank()
     if as_json:
         rows = [
             {"id": q.id, "section": q.section.value, "topics": q.topics, "difficulty": q.difficulty,
-             "prompt": {"en": q.prompt.en, "zh": q.prompt.zh}}
+             "prompt": {"en": q.prompt.en, "zh": q.prompt.zh}, "yours": q.yours}
             for q in bank.questions()
         ]
         sys.stdout.write(terminal_safe_json(json.dumps(rows, ensure_ascii=False, indent=2)) + "\n")
@@ -55,7 +63,7 @@ def bank_show(
     sources: Annotated[bool, typer.Option("--sources", help="Also print the sources of each key point, misconception and figure.")] = False,
 ) -> None:
     """Show one question with its rubric, probes and model answer."""
-    bank = load_bank()
+    bank = _bank()
     if question_id not in bank:
         raise fail(f"unknown question id {question_id!r}; valid ids: {', '.join(bank)}")
     q = bank[question_id]
@@ -98,9 +106,9 @@ def _print_sources(sources) -> None:
 
 
 @bank_app.command("validate")
-def bank_validate(path: Annotated[Path | None, typer.Argument(help="A bank folder or file (default: the shipped bank).")] = None) -> None:
+def bank_validate(path: Annotated[Path | None, typer.Argument(help="A bank folder or file (default: the shipped bank and your bank_paths).")] = None) -> None:
     """Check bank files; every problem is printed with its file, line and field."""
-    bank, problems = validate_bank(path)
+    bank, problems = validate_bank(path, () if path else _settings_or_fail().bank_paths)
     for problem in problems:
         err.print(str(problem), markup=False, soft_wrap=True)
     if problems:
@@ -109,14 +117,19 @@ def bank_validate(path: Annotated[Path | None, typer.Argument(help="A bank folde
     out.print(f"bank ok: {len(bank)} questions")
 
 
-def _store():
+def _settings_or_fail():
     from knowledge.settings import SettingsError
-    from knowledge.store import KnowledgeStore
 
     try:
-        return KnowledgeStore(load_settings())
+        return load_settings()
     except SettingsError as exc:
         raise fail(str(exc)) from None
+
+
+def _store():
+    from knowledge.store import KnowledgeStore
+
+    return KnowledgeStore(_settings_or_fail())
 
 
 @kb_app.command("build")

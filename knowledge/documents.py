@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from knowledge.bank import NOTES_DIR
-
-QUESTION_LINE = re.compile(r"^Question:\s*((?:algo|infra)-\d\d)\s*$", re.MULTILINE)
+from knowledge.bank import NOTES_DIR, QUESTION_LINE
 
 
 class DocumentError(Exception):

@@ -45,7 +45,10 @@ TOPICS: frozenset[str] = frozenset(
     }
 )
 
-QUESTION_ID = re.compile(r"^(algo-(0[1-9]|1[0-9])|infra-(0[1-9]|1[0-6]))$")
+OUR_QUESTION_ID = re.compile(r"^(algo-(0[1-9]|1[0-9])|infra-(0[1-9]|1[0-6]))$")
+USER_QUESTION_ID = re.compile(r"^my-[a-z0-9]+(-[a-z0-9]+)*$")
+"""The id space of the user's own questions (`bank_paths`): my-<slug>, never one of ours."""
+QUESTION_ID = re.compile(f"{OUR_QUESTION_ID.pattern}|{USER_QUESTION_ID.pattern}")
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 ARXIV_REF = re.compile(r"^arXiv:\d{4}\.\d{4,5}(v\d+)?$")
 URL_REF = re.compile(r"^https?://[^\s/]+\.[^\s]+$")
@@ -153,6 +156,9 @@ class Question(_Strict):
     misconceptions: list[Misconception] = Field(min_length=1)
     expert_probes: list[Bilingual] = Field(min_length=1)
     """Asked once levels 1-3 are covered, to find out whether the candidate reaches level 4."""
+    wordings: list[Bilingual] = Field(default_factory=list)
+    """Other wordings of `prompt` that keep all of its parts; a session asks one of them (or the
+    prompt itself), so a candidate who meets the question again does not recite to a known text."""
     model_answer: NonEmpty
     figures: list[Figure] = Field(default_factory=list)
     """The model answer's figures and their sources."""
@@ -183,7 +189,7 @@ class Question(_Strict):
         if dupes:
             raise ValueError(f"duplicated key point / misconception id(s) {dupes}")
         expected = "algorithm" if self.id.startswith("algo-") else "infrastructure"
-        if self.section != expected:
+        if OUR_QUESTION_ID.match(self.id) and self.section != expected:
             raise ValueError(f"section must be {expected!r} for id {self.id!r}")
         located: list[tuple[tuple[str | int, ...], str]] = []
         for old, new in self.aliases.items():
@@ -197,6 +203,15 @@ class Question(_Strict):
         if located:
             raise _errors_at(located)
         return self
+
+    @property
+    def yours(self) -> bool:
+        """A question of the user's own (from `bank_paths`), not one of ours."""
+        return bool(USER_QUESTION_ID.match(self.id))
+
+    def wording(self, index: int) -> Bilingual:
+        """Wording `index`: 0 is the prompt (the seed wording), 1.. are `wordings`."""
+        return self.prompt if index == 0 else self.wordings[index - 1]
 
     def current_id(self, point_id: str) -> str:
         """The id a key point or misconception has now (itself unless it is a former id)."""

@@ -6,15 +6,17 @@ Every file the product writes lives under `home`.
 
 from __future__ import annotations
 
+import json
 import os
 import tomllib
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 import platformdirs
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import (
     BaseSettings,
+    NoDecode,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
     TomlConfigSettingsSource,
@@ -86,6 +88,9 @@ class Settings(BaseSettings):
     """Folder for every file we write: knowledge store, sessions, profile."""
     chroma_url: str | None = None
     """A Chroma server (`chroma run`) to use instead of the embedded store, e.g. http://127.0.0.1:8000."""
+    bank_paths: Annotated[list[Path], NoDecode] = Field(default_factory=list)
+    """Folders of your own questions in our format (`<id>.yaml`, and its note `<id>.md` beside it),
+    added to ours. In RL_INTERVIEW_BANK_PATHS: a JSON list or paths joined with the path separator."""
     knowledge: KnowledgeSettings = KnowledgeSettings()
     llm: LLMSettings = LLMSettings()
     interview: InterviewSettings = InterviewSettings()
@@ -104,6 +109,18 @@ class Settings(BaseSettings):
             env_settings,
             TomlConfigSettingsSource(settings_cls, toml_file=config_path()),
         )
+
+    @field_validator("bank_paths", mode="before")
+    @classmethod
+    def _split_paths(cls, value: object) -> object:
+        if isinstance(value, str):
+            if value.lstrip().startswith("["):
+                try:
+                    return json.loads(value)
+                except ValueError:
+                    raise ValueError(f"{value!r} is neither a JSON list of paths nor paths joined with {os.pathsep!r}") from None
+            return [part for part in value.split(os.pathsep) if part.strip()]
+        return value
 
     @property
     def store_dir(self) -> Path:

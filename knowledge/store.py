@@ -19,6 +19,7 @@ from urllib.parse import urlparse
 
 import numpy as np
 
+from knowledge.bank import user_note_files
 from knowledge.chunking import chunk_text, opening
 from knowledge.documents import Document, DocumentError, default_sources, discover, read_document, source_key
 from knowledge.embeddings import make_embedding
@@ -152,7 +153,9 @@ class KnowledgeStore:
 
     # -- building ---------------------------------------------------------------------------
     def sources(self, extra: Iterable[Path] = ()) -> list[Path]:
-        return [*default_sources(), *self.settings.knowledge.sources, *extra]
+        """Our notes, the notes of the user's questions (beside them in each bank folder), the
+        configured sources, then `extra`."""
+        return [*default_sources(), *user_note_files(self.settings.bank_paths), *self.settings.knowledge.sources, *extra]
 
     def build(self, extra_sources: Iterable[Path] = (), *, rebuild: bool = False, progress: Progress | None = None) -> BuildReport:
         started = time.perf_counter()

@@ -105,6 +105,8 @@ async def _plain_session(settings: Settings, request, lang: str, resume: str | N
 
     sys.stdout.reconfigure(encoding="utf-8", errors="replace")
     async with open_services(settings) as services:
+        for problem in services.bank.problems:
+            print(f"left out: {problem}", file=sys.stderr)
         renderer = Renderer(sys.stdout, jsonl, services.bank)
         if resume:
             # A named session that is over (perhaps only just settled, after a kill) says so: session_done.
@@ -159,12 +161,14 @@ def progress(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     from agent.profile import Profile, ProfileError, profile_path, system_clock
     from agent.progress import progress_report
     from agent.retrieval import NotesRetriever
-    from knowledge.bank import load_bank
+    from knowledge.bank import load_bank, user_note_files
 
     settings = settings_or_exit()
     try:
         history = Profile(profile_path(settings)).history()
-        built = progress_report(history, load_bank(), system_clock(), NotesRetriever(settings.knowledge.chunk_tokens))
+        bank = load_bank(extra=settings.bank_paths)
+        built = progress_report(history, bank, system_clock(),
+                                NotesRetriever(settings.knowledge.chunk_tokens, user_note_files(settings.bank_paths)))
     except ProfileError as exc:
         raise fail(str(exc)) from None
     if as_json:

@@ -75,7 +75,8 @@ def make_app(settings: Settings, clock, session_ids, bank: Bank, notes_retriever
     import agent.app
     from tui.app import InterviewApp
 
-    monkeypatch.setattr(agent.app, "load_bank", lambda: bank, raising=False)
+    parse = agent.app.load_bank
+    monkeypatch.setattr(agent.app, "load_bank", lambda extra=(): parse(extra=extra) if extra else bank)
 
     def make(ids: Iterable[str] = ("algo-07", "infra-01"), *, request: PlanRequest | None = None,
              lang: str = "en", **kwargs):

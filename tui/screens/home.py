@@ -23,6 +23,7 @@ class HomeScreen(Screen):
         Binding("r", "resume", "Resume"),
         Binding("h", "history", "History"),
         Binding("d", "drill", "Drill weak spots"),
+        Binding("l", "library", "Library"),
     ]
     PALETTE = BINDINGS
 
@@ -70,6 +71,11 @@ class HomeScreen(Screen):
 
     def action_drill(self) -> None:
         self.app.open_drill()
+
+    def action_library(self) -> None:
+        from tui.screens.library import LibraryScreen
+
+        self.app.when_ready(lambda: self.app.push_screen(LibraryScreen()))
 
     def action_history(self) -> None:
         from tui.screens.history import HistoryScreen

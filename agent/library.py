@@ -1,0 +1,126 @@
+"""The library: every question with the candidate's depth and due date, one question's full rubric
+and note as Markdown, and a search over the knowledge store. Headless: the TUI's Library screen and
+the tests use the same functions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from agent.drill import Drill, drill_item, drill_of
+from agent.profile import History
+from knowledge.bank import Bank
+from knowledge.models import Question
+
+EXEMPLARS_DIR = Path(__file__).resolve().parent.parent / "knowledge" / "exemplars"
+"""Where the judge by meaning finds a question's exemplars (`<id>.yaml`)."""
+LEVEL_NAMES = {1: "recall", 2: "mechanism", 3: "reasoning", 4: "expert"}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One question as the library lists it."""
+
+    question: Question
+    depth: int | None
+    """The depth the candidate's last attempt was rated on; None if never asked."""
+    due: datetime | None
+    """When its spaced-repetition card is due; None if never asked."""
+
+    @property
+    def searchable(self) -> str:
+        q = self.question
+        return " ".join([q.id, q.section.value, *q.topics, q.prompt.en, q.prompt.zh]).lower()
+
+    def matches(self, text: str) -> bool:
+        """Every word of `text` occurs in the id, section, topics or prompt (either language)."""
+        return all(word in self.searchable for word in text.lower().split())
+
+
+def entries(bank: Bank, history: History) -> list[Entry]:
+    """Every question, by section, then topic, then id, with the candidate's depth and due date."""
+    def entry(question: Question) -> Entry:
+        attempts = history.of(question.id)
+        card = history.cards.get(question.id)
+        return Entry(question, attempts[-1].rated_depth if attempts else None, card.due if card else None)
+
+    return sorted((entry(q) for q in bank.questions()),
+                  key=lambda e: (e.question.section.value, e.question.topics[0], e.question.id))
+
+
+def judged_by_meaning(question: Question) -> bool:
+    """Whether the judge by meaning has exemplars for the question (else it is scored on its cues)."""
+    return (EXEMPLARS_DIR / f"{question.id}.yaml").is_file()
+
+
+def question_markdown(question: Question, lang: str) -> str:
+    """The question, its key points by level, misconceptions with corrections and the model answer."""
+    origin = "your question" if question.yours else "our question"
+    judge = ("judged by meaning and by its cue phrases" if judged_by_meaning(question)
+             else "no exemplars for the judge: scored on its cue phrases alone")
+    lines = [f"# {question.id}", "",
+             f"*{origin} · {question.section.value} · {', '.join(question.topics)} · "
+             f"difficulty {question.difficulty} · {judge}*", "", question.prompt.get(lang), ""]
+    for index, wording in enumerate(question.wordings, 1):
+        lines += [f"> Also asked as ({index}): {wording.get(lang)}", ">"]
+    if question.wordings:
+        lines.pop()
+        lines.append("")
+    lines += ["## Key points by level", ""]
+    for level, name in LEVEL_NAMES.items():
+        points = [kp for kp in question.key_points if kp.level == level]
+        if points:
+            lines += [f"### Level {level}: {name}", ""]
+            lines += [f"- {kp.statement}" for kp in points]
+            lines.append("")
+    lines += ["## Misconceptions", ""]
+    for wrong in question.misconceptions:
+        lines += [f"- **Wrong:** {wrong.statement}", f"  - **Correction:** {wrong.correction}"]
+    lines += ["", "## Model answer", "", question.model_answer]
+    return "\n".join(lines)
+
+
+def drill_now(history: History, bank: Bank, question_id: str, now: datetime) -> Drill:
+    """A drill on one question, opening on what the candidate has not shown yet (if seen before)."""
+    return drill_of([drill_item(history, bank, bank[question_id], now, "chosen")])
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    question_id: str | None
+    source: str
+    heading: str
+    text: str
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    hits: list[SearchHit]
+    note: str | None = None
+    """Why the search did not use the knowledge store, when it did not."""
+
+
+def search(settings: Any, query: str, k: int = 8) -> SearchResult:
+    """The knowledge store's hybrid search; before `kb build`, a lexical search of the notes."""
+    from agent.retrieval import NotesRetriever
+    from knowledge.bank import user_note_files
+    from knowledge.lexical import LexicalIndex
+    from knowledge.store import KnowledgeStore, StoreError
+
+    if settings.chroma_url or (settings.store_dir / "chroma" / "chroma.sqlite3").exists():
+        try:
+            found = KnowledgeStore(settings).search(query, k)
+            return SearchResult([SearchHit(h.question_id, h.source, h.heading, h.text) for h in found])
+        except StoreError as exc:
+            note = f"{exc}; searched the notes directly instead"
+    else:
+        note = "the knowledge store is not built (rl-interview kb build): searched our notes directly"
+    chunks = NotesRetriever(settings.knowledge.chunk_tokens, user_note_files(settings.bank_paths)).all_chunks()
+    if not chunks:
+        return SearchResult([], note)
+    scores = LexicalIndex([f"{c.heading}\n{c.text}" for c in chunks]).scores(query)
+    order = [i for i in sorted(range(len(chunks)), key=lambda i: -scores[i]) if scores[i] > 0][:k]
+    return SearchResult([SearchHit(chunks[i].question_id, chunks[i].source, chunks[i].heading, chunks[i].text)
+                         for i in order], note)

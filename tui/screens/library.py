@@ -1,0 +1,160 @@
+"""Library: every question by section and topic with your depth and due date; type to filter them,
+Enter in the box searches the knowledge store; Enter opens a question or a hit, `d` drills it now."""
+
+from __future__ import annotations
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Input, Static
+
+from agent.library import Entry, SearchHit, SearchResult, entries, search
+from agent.profile import History, ProfileError
+from knowledge.terminal import clean_for_display
+from tui.latex import latex_to_unicode
+
+
+def one_line(text: str, limit: int) -> str:
+    flat = " ".join(latex_to_unicode(clean_for_display(text)).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+class LibraryScreen(Screen):
+    BINDINGS = [
+        Binding("slash", "focus_query", "Filter / search"),
+        Binding("down", "focus_list", "Questions", show=False),
+        Binding("d", "drill", "Drill this now"),
+        Binding("escape", "back", "Back"),
+    ]
+    PALETTE = BINDINGS
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.all: list[Entry] = []
+        self.shown: list[Entry] = []
+        self.hits: list[SearchHit] = []
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="library"):
+            yield Input(placeholder="type to filter the questions · Enter searches the notes", id="library-query")
+            yield Static("", id="library-problems")
+            yield DataTable(id="library-questions", cursor_type="row", zebra_stripes=True)
+            yield Static("", id="library-search-note")
+            yield DataTable(id="library-hits", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#library-questions", DataTable).add_columns("id", "depth", "due", "", "section", "topics", "question")
+        self.query_one("#library-hits", DataTable).add_columns("question", "source › heading", "text")
+        self.query_one("#library-hits").display = False
+        self.query_one("#library-search-note").display = False
+        problems = self.app.services.bank.problems
+        notice = self.query_one("#library-problems", Static)
+        notice.display = bool(problems)
+        if problems:
+            notice.update(f"[red]{len(problems)} problem(s) in your questions (left out):[/]\n" +
+                          "\n".join(clean_for_display(str(p)) for p in problems))
+        self._load()
+        self.query_one("#library-query", Input).focus()
+
+    def on_screen_resume(self) -> None:
+        self._load()
+
+    def _load(self) -> None:
+        services = self.app.services
+        try:
+            self.all = entries(services.bank, services.profile.history())
+        except ProfileError as exc:
+            self.notify(str(exc), severity="error")
+            self.all = entries(services.bank, History())
+        self._filter(self.query_one("#library-query", Input).value)
+
+    def _filter(self, text: str) -> None:
+        table = self.query_one("#library-questions", DataTable)
+        row = table.cursor_row
+        table.clear()
+        self.shown = [e for e in self.all if e.matches(text)]
+        lang = self.app.lang
+        for e in self.shown:
+            q = e.question
+            table.add_row(q.id, "-" if e.depth is None else f"{e.depth}/4",
+                          "-" if e.due is None else e.due.date().isoformat(), "yours" if q.yours else "",
+                          q.section.value, ", ".join(q.topics), one_line(q.prompt.get(lang), 90), key=q.id)
+        if self.shown:
+            table.move_cursor(row=min(row, len(self.shown) - 1))
+
+    @on(Input.Changed, "#library-query")
+    def _typed(self, event: Input.Changed) -> None:
+        self._filter(event.value)
+
+    @on(Input.Submitted, "#library-query")
+    def _search(self, event: Input.Submitted) -> None:
+        if event.value.strip():
+            self.run_search(event.value)
+
+    @work(exclusive=True, group="library-search", thread=True, exit_on_error=False)
+    def run_search(self, query: str) -> None:
+        result = search(self.app.settings, query)
+        self.app.call_from_thread(self._show_hits, result)
+
+    def _show_hits(self, result: SearchResult) -> None:
+        self.hits = result.hits
+        note = self.query_one("#library-search-note", Static)
+        note.display = True
+        note.update(f"[b]{len(result.hits)} hit(s)[/b]" + (f"  [dim]({clean_for_display(result.note)})[/]" if result.note else ""))
+        table = self.query_one("#library-hits", DataTable)
+        table.clear()
+        table.display = True
+        for i, hit in enumerate(result.hits):
+            section = hit.heading.split(" › ")[-1]  # the note's title comes first; its section says more
+            table.add_row(hit.question_id or "-", one_line(f"{hit.source} › {section}", 48),
+                          one_line(hit.text, 80), key=str(i))
+        if result.hits:
+            table.focus()
+
+    @on(DataTable.RowSelected, "#library-questions")
+    def _open_question(self, event: DataTable.RowSelected) -> None:
+        from tui.screens.question import QuestionScreen
+
+        self.app.push_screen(QuestionScreen(event.row_key.value))
+
+    @on(DataTable.RowSelected, "#library-hits")
+    def _open_hit(self, event: DataTable.RowSelected) -> None:
+        from tui.screens.question import HitScreen, QuestionScreen
+
+        hit = self.hits[int(event.row_key.value)]
+        if hit.question_id in self.app.services.bank:
+            self.app.push_screen(QuestionScreen(hit.question_id, heading=hit.heading))
+        else:
+            self.app.push_screen(HitScreen(hit))
+
+    def action_focus_query(self) -> None:
+        query = self.query_one("#library-query", Input)
+        query.focus()
+        query.select_all()
+
+    def action_focus_list(self) -> None:
+        if self.focused is self.query_one("#library-query"):
+            self.query_one("#library-questions").focus()
+
+    def selected_question(self) -> str | None:
+        """The question under the cursor of the focused list (a hit's question for the hits)."""
+        hits = self.query_one("#library-hits", DataTable)
+        if self.focused is hits and self.hits:
+            return self.hits[hits.cursor_row].question_id
+        if self.shown:
+            return self.shown[self.query_one("#library-questions", DataTable).cursor_row].question.id
+        return None
+
+    def action_drill(self) -> None:
+        from tui.screens.question import drill_now
+
+        question = self.selected_question()
+        if question in self.app.services.bank:
+            drill_now(self.app, question)
+
+    def action_back(self) -> None:
+        self.app.pop_screen()

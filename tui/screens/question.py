@@ -1,0 +1,106 @@
+"""One question of the library: the rubric (key points by level, misconceptions with corrections,
+the model answer) and the reference note, each as Markdown with formulas in Unicode; `d` drills it."""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Markdown, TabbedContent, TabPane
+
+from agent.library import SearchHit, drill_now as plan_drill_now, question_markdown
+from agent.planning import PlanError
+from agent.profile import ProfileError, system_clock
+from knowledge.terminal import clean_for_display
+from tui.latex import latex_to_unicode
+
+
+def drill_now(app: App, question_id: str) -> None:
+    """Start a drill on one question, opening on what the candidate has not shown yet."""
+    services = app.services
+    try:
+        drill = plan_drill_now(services.profile.history(), services.bank, question_id, system_clock())
+    except (PlanError, ProfileError) as exc:
+        app.notify(str(exc), severity="error")
+        return
+    app.start_interview(drill.request, app.lang, max_follow_ups=drill.max_follow_ups)
+
+
+class QuestionScreen(Screen):
+    BINDINGS = [
+        Binding("r", "show('rubric')", "Rubric"),
+        Binding("n", "show('note')", "Note"),
+        Binding("d", "drill", "Drill this now"),
+        Binding("escape", "back", "Back"),
+    ]
+    PALETTE = BINDINGS
+
+    def __init__(self, question_id: str, heading: str | None = None) -> None:
+        """`heading`: open on the note, at this heading (a search hit's)."""
+        super().__init__()
+        self.question_id = question_id
+        self.heading = heading
+
+    def compose(self) -> ComposeResult:
+        services = self.app.services
+        question = services.bank[self.question_id]
+        note = services.bank.note_text(self.question_id) or "*No reference note.*"
+        yield Header()
+        with TabbedContent(initial="note" if self.heading else "rubric", id="question-tabs"):
+            with TabPane("Rubric", id="rubric"):
+                with VerticalScroll(id="rubric-body"):
+                    yield Markdown(latex_to_unicode(question_markdown(question, self.app.lang)), id="rubric-text")
+            with TabPane("Note", id="note"):
+                with VerticalScroll(id="note-body"):
+                    yield Markdown(latex_to_unicode(note), id="note-text")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._focus_body()
+        if self.heading:
+            self.call_after_refresh(self._go_to_heading)
+
+    def _go_to_heading(self) -> None:
+        from textual.widgets._markdown import TrackedSlugs
+
+        section = self.heading.split(" › ")[-1]
+        self.query_one("#note-text", Markdown).goto_anchor(TrackedSlugs().slug(latex_to_unicode(section)))
+
+    def _focus_body(self) -> None:
+        tabs = self.query_one(TabbedContent)
+        self.query_one(f"#{tabs.active}-body", VerticalScroll).focus()
+
+    def action_show(self, tab: str) -> None:
+        self.query_one(TabbedContent).active = tab
+        self._focus_body()
+
+    def action_drill(self) -> None:
+        drill_now(self.app, self.question_id)
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+
+class HitScreen(Screen):
+    """A search hit from a document that belongs to no question: the chunk itself."""
+
+    BINDINGS = [Binding("escape", "back", "Back")]
+    PALETTE = BINDINGS
+
+    def __init__(self, hit: SearchHit) -> None:
+        super().__init__()
+        self.hit = hit
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with VerticalScroll(id="hit-body"):
+            title = clean_for_display(f"{self.hit.source} › {self.hit.heading}")
+            yield Markdown(f"# {title}\n\n" + latex_to_unicode(clean_for_display(self.hit.text)))
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#hit-body").focus()
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
