@@ -278,6 +278,18 @@ async def _report_text(settings: Settings, session_id: str | None, fmt: str) -> 
 
 
 @app.command()
+def serve(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on (default: this machine only).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=1, max=65535)] = 8000,
+) -> None:
+    """Serve the app in a browser (textual-serve); a non-loopback address exposes your sessions."""
+    from tui.serve import serve as serve_app
+
+    settings_or_exit()  # a broken settings file is reported here, not in every browser tab
+    serve_app(host, port)
+
+
+@app.command()
 def doctor(model: ModelOption = None, api_base: ApiBaseOption = None) -> None:
     """Check the model configuration with one tiny call and say clearly what is wrong."""
     from agent.llm_doctor import diagnose
