@@ -27,6 +27,10 @@ class PlanRequest(BaseModel):
     openers: dict[str, str] = Field(default_factory=dict)
     """Question id -> key point id: open that question with the key point's probe instead of the
     whole question (a drill on what the candidate missed last time)."""
+    verbatim: bool = False
+    """Ask every question in its seed wording (its `prompt`), never another wording."""
+    wordings: dict[str, int] = Field(default_factory=dict)
+    """Question id -> the wording the session asks (Question.wording); chosen when it starts."""
 
 
 def make_plan(bank: Bank, request: PlanRequest) -> list[str]:
@@ -97,3 +101,19 @@ def _order(questions: list[Question], rng: random.Random) -> list[Question]:
         return None
 
     return extend([], by_difficulty) or by_difficulty
+
+
+def choose_wordings(bank: Bank, plan: list[str], seed: int | str, last_seen: dict[str, int]) -> dict[str, int]:
+    """The wording each planned question is asked in. A question the candidate has never met comes
+    in its seed wording (the one our reviews and gold transcripts use); one met before comes in
+    another wording than the last one seen, drawn with `seed` (the same seed and history give the
+    same wordings)."""
+    chosen: dict[str, int] = {}
+    for qid in plan:
+        count = 1 + len(bank[qid].wordings)
+        if qid not in last_seen:
+            chosen[qid] = 0
+            continue
+        options = [i for i in range(count) if i != last_seen[qid]] or [0]
+        chosen[qid] = random.Random(f"{seed}:{qid}").choice(options)
+    return chosen

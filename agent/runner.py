@@ -15,7 +15,7 @@ import contextlib
 import sqlite3
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +45,10 @@ class Interview:
     def __init__(self, graph: Any, context: InterviewContext, index: SessionIndex, session_id: str,
                  reports: Path):
         self.graph = graph
+        self.shared_context = context
         self.context = context
+        """The context of this session: the shared one, with the bank as this session words it."""
+        self.wordings: dict[str, int] = {}
         self.index = index
         self.session_id = session_id
         self.reports = reports
@@ -65,10 +68,20 @@ class Interview:
         snapshot = await self.graph.aget_state(self.config)
         return snapshot.values
 
-    async def start(self, request: PlanRequest, lang: str, max_follow_ups: int) -> AsyncIterator[Event]:
-        from agent.planning import make_plan
+    def _word(self, request: PlanRequest | None) -> None:
+        """Ask this session's questions in the wordings its request chose."""
+        self.wordings = dict(request.wordings) if request else {}
+        self.context = replace(self.shared_context, bank=self.shared_context.bank.worded(self.wordings))
 
-        plan = make_plan(self.context.bank, request)
+    async def start(self, request: PlanRequest, lang: str, max_follow_ups: int) -> AsyncIterator[Event]:
+        from agent.planning import choose_wordings, make_plan
+
+        plan = make_plan(self.shared_context.bank, request)
+        if not request.verbatim and not request.wordings:
+            seed = self.session_id if request.seed is None else request.seed
+            request = request.model_copy(update={"wordings": choose_wordings(
+                self.shared_context.bank, plan, seed, self.index.last_wordings())})
+        self._word(request)
         payload = {"session_id": self.session_id, "request": request, "plan": plan, "lang": lang,
                    "max_follow_ups": max_follow_ups}
         listed = False
@@ -83,6 +96,7 @@ class Interview:
         snapshot = await self.graph.aget_state(self.config)
         if not snapshot.values:
             raise SessionDBError(f"session {self.session_id} has no saved state")
+        self._word(snapshot.values.get("request"))
         if snapshot.interrupts:
             turn = snapshot.interrupts[0].value["turn"]
             saved = self.index.saved_answer(self.session_id, turn)
@@ -124,6 +138,9 @@ class Interview:
             elif "__interrupt__" in chunk:
                 await self._question_done(closed)
                 self.waiting = chunk["__interrupt__"][0].value
+                if self.waiting["kind"] == "ask" and not self.waiting.get("target"):  # the question itself, not a drill's probe
+                    question = self.waiting["question"]
+                    self.index.asked_wording(self.session_id, question, self.wordings.get(question, 0))
                 yield Event(self.waiting["kind"], self.waiting)
         if self.waiting is None:  # the graph ended, and its final checkpoint is saved
             async for event in self._ended():
@@ -151,6 +168,7 @@ class Interview:
         status = state.get("status") if state else None
         if status not in ENDED:
             return None
+        self._word(state.get("request"))
         await self._question_done([s.question for s in (state.get("summaries") or [])[-1:]])
         row = self.index.get(self.session_id)
         if row is None or row.status != status:

@@ -24,6 +24,10 @@ CREATE TABLE IF NOT EXISTS answers (
     session_id TEXT NOT NULL, turn INTEGER NOT NULL, action TEXT NOT NULL, text TEXT NOT NULL,
     saved_at TEXT NOT NULL, PRIMARY KEY (session_id, turn)
 );
+CREATE TABLE IF NOT EXISTS wordings (
+    session_id TEXT NOT NULL, question TEXT NOT NULL, wording INTEGER NOT NULL, asked_at TEXT NOT NULL,
+    PRIMARY KEY (session_id, question)
+);
 """
 
 
@@ -100,6 +104,16 @@ class SessionIndex:
         with closing(self._connect()) as db:
             row = db.execute("SELECT action, text FROM answers WHERE session_id=? AND turn=?", (session_id, turn)).fetchone()
         return (row[0], row[1]) if row else None
+
+    def asked_wording(self, session_id: str, question: str, wording: int) -> None:
+        """The candidate was asked `question` in `wording` (Question.wording) in this session."""
+        self._write("INSERT OR IGNORE INTO wordings VALUES (?, ?, ?, ?)", (session_id, question, wording, now()))
+
+    def last_wordings(self) -> dict[str, int]:
+        """Question id -> the wording the candidate saw it in last."""
+        with closing(self._connect()) as db:
+            rows = db.execute("SELECT question, wording FROM wordings ORDER BY rowid").fetchall()
+        return dict(rows)
 
     def list(self) -> list[SessionRow]:
         with closing(self._connect()) as db:

@@ -62,6 +62,12 @@ class Bank(Mapping[str, Question]):
     def questions(self) -> list[Question]:
         return list(self._by_id.values())
 
+    def worded(self, wordings: Mapping[str, int]) -> Bank:
+        """The bank as a session asks it: each question's prompt is the wording chosen for it."""
+        questions = [q.model_copy(update={"prompt": q.wording(wordings[q.id])}) if wordings.get(q.id) else q
+                     for q in self.questions()]
+        return Bank(questions, notes=self.notes, problems=self.problems)
+
     def note_text(self, question_id: str) -> str:
         """The reference note(s) of a question as Markdown, without the `Question:` line."""
         question = self[question_id]

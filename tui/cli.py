@@ -67,6 +67,7 @@ def interview(
     topic: Annotated[str | None, typer.Option("--topic", help="Only questions on this topic.")] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Make the question plan reproducible.")] = None,
     lang: Annotated[Literal["en", "zh"] | None, typer.Option("--lang", help="Language of the interviewer.")] = None,
+    verbatim: Annotated[bool, typer.Option("--verbatim", help="Ask each question in its seed wording, never another.")] = False,
     model: ModelOption = None,
     api_base: ApiBaseOption = None,
     max_cost: MaxCostOption = None,
@@ -76,7 +77,7 @@ def interview(
 
     settings = interview_settings(model, api_base, max_cost)
     request = PlanRequest(questions=questions or settings.interview.questions, section=section,
-                          ids=question or [], topic=topic, seed=seed)
+                          ids=question or [], topic=topic, seed=seed, verbatim=verbatim)
     if not plain:
         from tui.app import run_tui
 
