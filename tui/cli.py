@@ -278,6 +278,34 @@ async def _report_text(settings: Settings, session_id: str | None, fmt: str) -> 
         return terminal_safe_json(built.model_dump_json(indent=2)) + "\n" if fmt == "json" else to_markdown(built, services.bank, row.lang)
 
 
+@bank_app.command("draft")
+def bank_draft(
+    question_id: Annotated[str, typer.Argument(help="The id: my-<words>.")],
+    note: Annotated[Path, typer.Option("--from", exists=True, dir_okay=False, help="The reference note to draft from.")],
+    section: Annotated[str, typer.Option("--section", help="algorithm or infrastructure.")] = "algorithm",
+    folder: Annotated[Path | None, typer.Option("--dir", help="Where to write (default: the first of your bank_paths).")] = None,
+    model: ModelOption = None,
+    api_base: ApiBaseOption = None,
+) -> None:
+    """With a model configured: draft a question of your own from a note, as <id>.yaml.draft for you to review."""
+    from agent.drafting import DraftError, draft_question
+    from knowledge.models import Section
+
+    settings = interview_settings(model, api_base, None)
+    if not settings.llm.model:
+        raise fail("bank draft needs a model: pass --model or set llm.model (RL_INTERVIEW_LLM__MODEL)")
+    folder = folder or next(iter(settings.bank_paths), None)
+    if folder is None:
+        raise fail("no folder for your questions: pass --dir, or set bank_paths (RL_INTERVIEW_BANK_PATHS)")
+    try:
+        drafted = asyncio.run(draft_question(settings.llm, question_id, Section(section), note, folder))
+    except (DraftError, ValueError) as exc:
+        raise fail(str(exc)) from None
+    for path in drafted.files:
+        typer.echo(f"wrote {path}")
+    typer.echo(f"Review it, then rename it to {question_id}.yaml: a draft is never used until you do.")
+
+
 @app.command()
 def serve(
     host: Annotated[str, typer.Option("--host", help="Address to listen on (default: this machine only).")] = "127.0.0.1",
