@@ -14,6 +14,7 @@ from rich.table import Table
 
 from knowledge.terminal import clean_for_display, terminal_safe_json
 from knowledge.bank import load_bank, validate_bank
+from knowledge.models import Section
 from knowledge.settings import load_settings
 
 EXIT_SKIPPED = 3
@@ -115,6 +116,29 @@ def bank_validate(path: Annotated[Path | None, typer.Argument(help="A bank folde
         out.print(f"{len(bank)} valid question(s), {len(problems)} problem(s)")
         raise typer.Exit(EXIT_SKIPPED if len(bank) else 1)
     out.print(f"bank ok: {len(bank)} questions")
+
+
+@bank_app.command("new")
+def bank_new(
+    question_id: Annotated[str, typer.Argument(help="The id: my-<words>, e.g. my-reward-hacking.")],
+    section: Annotated[Section, typer.Option("--section", help="algorithm or infrastructure.")],
+    topic: Annotated[str | None, typer.Option("--topic", help="Its first topic (one of ours).")] = None,
+    folder: Annotated[Path | None, typer.Option("--dir", help="Where to write (default: the first of your bank_paths).")] = None,
+) -> None:
+    """Write a commented template of a question of your own, with every field, and its note."""
+    from knowledge.template import TemplateError, write_template
+
+    folder = folder or next(iter(_settings_or_fail().bank_paths), None)
+    if folder is None:
+        raise fail("no folder for your questions: pass --dir, or set bank_paths in the settings "
+                   "(or RL_INTERVIEW_BANK_PATHS)")
+    try:
+        written = write_template(folder, question_id, section, topic)
+    except TemplateError as exc:
+        raise fail(str(exc)) from None
+    for path in written:
+        out.print(f"wrote {path}", markup=False)
+    out.print("Fill in every TODO, then check it with: rl-interview bank validate", markup=False)
 
 
 def _settings_or_fail():
