@@ -124,6 +124,10 @@ class KeyPoint(_Strict):
     cues: Cues
     probe: Bilingual
     """The follow-up to ask when this point is missing."""
+    part: str | None = None
+    """The id of the part of the question (`Question.parts`) this point answers."""
+    hints: list[Bilingual] = Field(default_factory=list, max_length=3)
+    """Up to three hints, from a gentle nudge to an almost-answer; none states the statement outright."""
     sources: Sources
     """Where the statement's facts can be checked (`rl-interview bank audit` lists points without)."""
 
@@ -139,6 +143,19 @@ class Misconception(_Strict):
     """Where the correction can be checked."""
 
 
+class Part(Bilingual):
+    """One sub-question of the seed question, in the order the prompt asks them."""
+
+    id: str = Field(pattern=SLUG.pattern)
+
+
+class Clarification(_Strict):
+    """A question a candidate may ask back about the prompt, and the interviewer's answer."""
+
+    asks: Bilingual
+    answer: Bilingual
+
+
 class Figure(_Strict):
     """A figure the model answer states (quoted exactly), with where it comes from."""
 
@@ -152,10 +169,14 @@ class Question(_Strict):
     topics: list[str] = Field(min_length=1)
     difficulty: int = Field(ge=1, le=3)
     prompt: Bilingual
+    parts: list[Part] = Field(default_factory=list)
+    """The sub-questions of the prompt, in order; every key point names one."""
     key_points: list[KeyPoint] = Field(min_length=5)
     misconceptions: list[Misconception] = Field(min_length=1)
     expert_probes: list[Bilingual] = Field(min_length=1)
     """Asked once levels 1-3 are covered, to find out whether the candidate reaches level 4."""
+    clarifications: list[Clarification] = Field(default_factory=list)
+    """Answers to the questions a candidate may ask back ("token-level or sequence-level?")."""
     wordings: list[Bilingual] = Field(default_factory=list)
     """Other wordings of `prompt` that keep all of its parts; a session asks one of them (or the
     prompt itself), so a candidate who meets the question again does not recite to a known text."""
@@ -197,6 +218,7 @@ class Question(_Strict):
                 located.append((("aliases", old), f"{old!r} is a current id, so it cannot also be a former one"))
             elif new not in ids:
                 located.append((("aliases", old), f"{old!r} points to {new!r}, which is not a key point or misconception id"))
+        located += self._part_problems()
         for i, figure in enumerate(self.figures):
             if figure.figure not in self.model_answer:
                 located.append((("figures", i, "figure"), f"{figure.figure!r} does not occur in the model answer (quote it exactly)"))
@@ -212,6 +234,29 @@ class Question(_Strict):
     def wording(self, index: int) -> Bilingual:
         """Wording `index`: 0 is the prompt (the seed wording), 1.. are `wordings`."""
         return self.prompt if index == 0 else self.wordings[index - 1]
+
+    def _part_problems(self) -> list[tuple[tuple[str | int, ...], str]]:
+        """Parts, when given, are distinct, each answered by a key point, and name every key point's part."""
+        part_ids = [p.id for p in self.parts]
+        located: list[tuple[tuple[str | int, ...], str]] = []
+        for i, part in enumerate(self.parts):
+            if part_ids.count(part.id) > 1:
+                located.append((("parts", i, "id"), f"duplicated part id {part.id!r}"))
+            elif not any(kp.part == part.id for kp in self.key_points):
+                located.append((("parts", i, "id"), f"no key point answers part {part.id!r}"))
+        for i, kp in enumerate(self.key_points):
+            if kp.part is None and self.parts:
+                located.append((("key_points", i, "part"), f"{kp.id!r} names no part (one of {part_ids})"))
+            elif kp.part is not None and kp.part not in part_ids:
+                located.append((("key_points", i, "part"), f"{kp.part!r} is not a part of the question ({part_ids})"))
+        return located
+
+    def part(self, part_id: str) -> Part:
+        return next(p for p in self.parts if p.id == part_id)
+
+    def points_of(self, part_id: str) -> list[KeyPoint]:
+        """The key points that answer a part, in rubric order."""
+        return [kp for kp in self.key_points if kp.part == part_id]
 
     def current_id(self, point_id: str) -> str:
         """The id a key point or misconception has now (itself unless it is a former id)."""
