@@ -65,7 +65,7 @@ async def open_services(settings: Settings, *, brain: Brain | None = None,
     bank = load_bank(extra=settings.bank_paths)
     index = SessionIndex(settings.sessions_db)
     context = InterviewContext(bank=bank, brain=brain or make_brain(settings),
-                               retriever=retriever or make_retriever(settings))
+                               retriever=retriever or make_retriever(settings), max_hints=settings.interview.max_hints)
     async with open_checkpointer(settings) as saver:
         services = Services(settings, bank, index, builder.compile(checkpointer=saver), context)
         await services.settle()

@@ -3,6 +3,11 @@ with InMemorySaver. Routing lives in each node's `Command[Literal[...]]` signatu
 
 plan -> ask -(answer)-> retrieve -> assess -> decide -(probe/hint)-> follow_up -> ask
                                                     \\-(move on)-> close -> ask (next) | report
+
+A reply that only asks something of the interviewer (a clarifying question, "can you repeat",
+"let me think") is answered in `ask` itself and the same question waits again: it costs no
+follow-up and is not judged. "I already said that" is judged on what it adds and on the earlier
+answers it points to.
 """
 
 from __future__ import annotations
@@ -15,13 +20,18 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command, interrupt
 
 from agent.brain import Brain
+from agent.listening import HINT_AGAIN, hear, partly_said, recall, strip_meta
+from agent.parts import part_coverage
 from agent.planning import make_plan
 from agent.policy import Progress, decide
 from agent.retrieval import Retriever
+from agent.scoring import depth_of, reason_for
 from agent.state import (
     Assessment,
     CandidateAction,
+    Evidence,
     Flag,
+    Heard,
     InterviewState,
     ModelUse,
     Pending,
@@ -30,6 +40,7 @@ from agent.state import (
     Turn,
 )
 from agent.text import HINT_REQUEST
+from agent.wording import claim_quote, probe_text, respond
 from knowledge.bank import Bank
 from knowledge.models import Question
 
@@ -41,6 +52,8 @@ class InterviewContext:
     bank: Bank
     brain: Brain
     retriever: Retriever
+    max_hints: int = 2
+    """Hints per question, each a rung further up the key point's ladder."""
 
 
 def _emit(runtime: Runtime[InterviewContext], event: dict[str, Any]) -> None:
@@ -64,6 +77,7 @@ def _new_question(state: InterviewState, position: int, bank: Bank) -> dict[str,
         "follow_ups": 0,
         "stalls": 0,
         "hinted": False,
+        "hints": [],
         "references": [],
     }
 
@@ -80,7 +94,7 @@ def plan(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[L
     )
 
 
-def ask(state: InterviewState) -> Command[Literal["ask", "retrieve", "close"]]:
+def ask(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Literal["ask", "retrieve", "close"]]:
     """Wait for the candidate. The reply lands in `turns` (and so in the checkpoint) before anything
     else happens with it."""
     pending = state["pending"]
@@ -97,11 +111,24 @@ def ask(state: InterviewState) -> Command[Literal["ask", "retrieve", "close"]]:
         return Command(goto="ask")
     if action is CandidateAction.end:
         return Command(update={"ending": True}, goto="close")
-    if action is CandidateAction.answer and HINT_REQUEST.search(text) and len(text) < 80:
+    heard = None
+    if action is CandidateAction.answer and (HINT_REQUEST.search(text) or HINT_AGAIN.search(text)) and len(text) < 80:
         action = CandidateAction.hint
+    elif action is CandidateAction.answer:
+        heard = hear(text)
+        if heard.heard is Heard.move_on and not heard.content:
+            action = CandidateAction.skip
+        heard = heard.heard
     turn = Turn(question=pending.question, kind=pending.kind, asked=pending.text, target=pending.target,
-                action=action, answer=text)
-    return Command(update={"turns": [*state["turns"], turn]}, goto="retrieve")
+                action=action, answer=text, heard=heard)
+    turns = [*state["turns"], turn]
+    if heard in (Heard.clarify, Heard.repeat, Heard.wait):
+        spoken = state.get("spoken", 0)
+        line = respond(heard.value, runtime.context.bank[pending.question], state.get("lang", "en"), spoken,
+                     pending.asking, text)
+        again = pending.model_copy(update={"text": line, "base": pending.asking})
+        return Command(update={"turns": turns, "pending": again, "spoken": spoken + 1}, goto="ask")
+    return Command(update={"turns": turns}, goto="retrieve")
 
 
 def retrieve(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Literal["assess"]]:
@@ -120,12 +147,19 @@ async def assess(state: InterviewState, runtime: Runtime[InterviewContext]) -> C
     prior = state.get("assessment")
     brain = runtime.context.brain
     remembered = {}
-    if turn.action is CandidateAction.answer or (turn.action is CandidateAction.hint and turn.answer.strip()):
+    content = strip_meta(turn.answer)
+    protest = turn.heard is Heard.already_said
+    if (turn.action is CandidateAction.answer and not (protest and not content.strip())) \
+            or (turn.action is CandidateAction.hint and content.strip()):
         brain.recall(state.get("brain_memory"))
-        assessment = await brain.assess(question, turn.answer, prior)
+        assessment = await brain.assess(question, content, prior)
         remembered = {"brain_memory": brain.remember()}
     else:
         assessment = _unchanged(question, prior, turn.action)
+    on_question = [t for t in state["turns"] if t.question == turn.question]
+    if protest:
+        assessment = _credit_recalled(question, assessment, turn.target, on_question[:-1])
+    assessment = _mark_hinted(assessment, turn, state.get("hints", []))
     gained = assessment.depth > (prior.depth if prior else 0) or bool(assessment.new)
     stalls = 0 if gained or turn.kind == "ask" else state["stalls"] + 1
     _emit(runtime, {
@@ -149,12 +183,49 @@ def _unchanged(question: Question, prior: Assessment | None, action: CandidateAc
                       missed=[kp.id for kp in sorted(question.key_points, key=lambda k: k.level)])
 
 
+def _credit_recalled(question: Question, assessment: Assessment, target: str | None, earlier: list[Turn]) -> Assessment:
+    """On "I already said that": credit the target from the earlier answers when they bear it out."""
+    if target not in assessment.missed:
+        return assessment
+    found = recall(question, target, earlier)
+    if found is None:
+        return assessment
+    covered = [*assessment.covered, found]
+    missed = [kp for kp in assessment.missed if kp != target]
+    depth = max(assessment.depth, depth_of(question, covered, True))
+    return assessment.model_copy(update={
+        "covered": covered, "missed": missed, "new": [*assessment.new, target], "depth": depth,
+        "near_misses": [e for e in assessment.near_misses if e.key_point != target],
+        "reason": reason_for(question, depth, covered, missed, list(assessment.flags)),
+    })
+
+
+def _mark_hinted(assessment: Assessment, turn: Turn, hints: list[str]) -> Assessment:
+    """What this answer shows in reply to a hint, or toward a point hinted at, is shown with a hint."""
+    def hinted(e: Evidence) -> bool:
+        return e.key_point in assessment.new and (turn.kind == "hint" or e.key_point in hints)
+
+    if not any(hinted(e) for e in assessment.covered):
+        return assessment
+    return assessment.model_copy(update={"covered": [e.model_copy(update={"hinted": True}) if hinted(e) else e
+                                                     for e in assessment.covered]})
+
+
 def decide_next(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Literal["follow_up", "close"]]:
     turn = state["turns"][-1]
     question = runtime.context.bank[turn.question]
+    assessment = state["assessment"]
+    on_question = [t for t in state["turns"] if t.question == turn.question]
+    partly = partly_said(question, assessment, on_question)
     progress = Progress(follow_ups=state["follow_ups"], max_follow_ups=state["max_follow_ups"],
-                        stalls=state["stalls"], probed=tuple(state["probed"]), hinted=state["hinted"])
-    decision = decide(question, state["assessment"], turn.action, progress)
+                        stalls=state["stalls"], probed=tuple(state["probed"]), hinted=state["hinted"],
+                        hints=tuple(state.get("hints", [])), max_hints=runtime.context.max_hints,
+                        partly=tuple(partly), heard=turn.heard)
+    decision = decide(question, assessment, turn.action, progress)
+    if turn.heard is Heard.already_said:
+        decision = decision.model_copy(update={"said": _credited_words(question, assessment, turn.target)})
+    elif decision.target in partly:
+        decision = decision.model_copy(update={"said": partly[decision.target]})
     updated = turn.model_copy(update={"decision": decision})
     return Command(update={"turns": [*state["turns"][:-1], updated]},
                    goto="close" if decision.action == "move_on" else "follow_up")
@@ -166,17 +237,22 @@ async def follow_up(state: InterviewState, runtime: Runtime[InterviewContext]) -
     question = runtime.context.bank[turn.question]
     brain = runtime.context.brain
     brain.recall(state.get("brain_memory"))
+    spoken = state.get("spoken", 0)
     text = await brain.write(
         question, decision, state["assessment"], state["references"], state.get("lang", "en"),
-        state["follow_ups"], on_token=lambda token: _emit(runtime, {"type": "token", "text": token}),
+        spoken, on_token=lambda token: _emit(runtime, {"type": "token", "text": token}),
     )
     kind = "hint" if decision.action == "hint" else "follow_up"
+    hints = state.get("hints", [])
     return Command(
         update={
-            "pending": Pending(question=question.id, kind=kind, text=text, target=decision.target),
+            "pending": Pending(question=question.id, kind=kind, text=text, target=decision.target,
+                               base=_asking(question, decision, text, state.get("lang", "en"))),
             "probed": list(dict.fromkeys([*state["probed"], decision.target])),
             "follow_ups": state["follow_ups"] + 1,
             "hinted": state["hinted"] or kind == "hint",
+            "hints": [*hints, decision.target] if kind == "hint" else hints,
+            "spoken": spoken + 1,
             "brain_memory": brain.remember(),
         },
         goto="ask",
@@ -200,11 +276,36 @@ def close(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[
             skipped=all(t.action is CandidateAction.skip for t in turns),
         )
         summaries = [*summaries, summary]
-        _emit(runtime, {"type": "question_done", "question": qid, "depth": summary.depth})
+        _emit(runtime, {"type": "question_done", "question": qid, "depth": summary.depth,
+                        "parts": [c.as_dict(state.get("lang", "en")) for c in part_coverage(bank[qid], summary.covered)],
+                        "hinted": [e.key_point for e in summary.covered if e.hinted]})
     position = state["position"] + 1
     if state.get("ending") or position >= len(state["plan"]):
         return Command(update={"summaries": summaries}, goto="report")
     return Command(update={"summaries": summaries, **_new_question(state, position, bank)}, goto="ask")
+
+
+def _credited_words(question: Question, assessment: Assessment, target: str | None) -> str | None:
+    """After a protest, the clause to acknowledge: the one that shows the target it was about, else
+    the best of what the reply itself added; None when neither shows anything."""
+    shown = {e.key_point: e for e in assessment.covered}
+    fresh = [shown[kp] for kp in assessment.new if kp in shown]
+    evidence = shown.get(target) or max(fresh, key=lambda e: e.level, default=None)
+    if evidence is None:
+        return None
+    point = question.key_point(evidence.key_point)
+    return claim_quote(evidence.quote, point.cues.all(), point.statement)
+
+
+def _asking(question: Question, decision, text: str, lang: str) -> str | None:
+    """The question inside a follow-up line (the probe or the hint, without the acknowledgement in
+    front), for a repeat or a clarification to ask again; None when the line is all question."""
+    if decision.action == "hint":
+        point = question.key_point(decision.target)
+        asked = point.hints[decision.rung].get(lang) if decision.rung < len(point.hints) else None
+    else:
+        asked = probe_text(question, decision.target, lang)
+    return asked if asked and asked in text and asked != text else None
 
 
 def report(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Literal["__end__"]]:

@@ -1,11 +1,25 @@
-"""Deciding the interviewer's next move after an answer: probe, hint, or move on."""
+"""Deciding the interviewer's next move after an answer: probe, hint, or move on.
+
+The order of targets: a stated misconception is challenged at once; then the first part of the
+question not answered yet (nothing said toward it beyond naming a concept), until something is
+shown on it; then depth within the parts (the lowest-level key point still missing), and expert
+probes once levels 1-3 are shown. A target already shown is never
+asked, one already asked never again, and one the candidate has partly said comes after the
+others (its follow-up names what was said). A candidate who is stuck gets a hint; one who asks for
+more climbs the key point's ladder of hints, up to `max_hints` per question, while "I don't know"
+after a hint closes the question.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agent.state import Assessment, CandidateAction, Decision, Flag
-from knowledge.models import Question
+from agent.parts import untouched_parts
+from agent.state import Assessment, CandidateAction, Decision, Flag, Heard
+from knowledge.models import KeyPoint, Question
+
+NEAR_MISS = 0.2
+"""A near miss of the judge at least this strong means the candidate has partly said the point."""
 
 
 @dataclass(frozen=True)
@@ -17,60 +31,106 @@ class Progress:
     stalls: int
     probed: tuple[str, ...]
     hinted: bool
+    hints: tuple[str, ...] = ()
+    """The key points of the hints given on the question, in order."""
+    max_hints: int = 2
+    partly: tuple[str, ...] = ()
+    """Missing key points the candidate has already said something toward (on any turn)."""
+    heard: Heard | None = None
+    """What the candidate's reply asked of the interviewer, besides an answer."""
+
+    @property
+    def hints_given(self) -> int:
+        return max(len(self.hints), int(self.hinted))
 
 
-def next_probe(question: Question, assessment: Assessment, probed: tuple[str, ...]) -> str | None:
-    """The target to probe next: a stated misconception first, then the lowest-level missing key
-    point, then (once levels 1-3 are shown) an expert probe; never one already asked."""
+def partly_shown(assessment: Assessment, progress: Progress) -> set[str]:
+    near = {e.key_point for e in assessment.near_misses if (e.strength or 0) >= NEAR_MISS}
+    return (set(progress.partly) | near) & set(assessment.missed)
+
+
+def next_probe(question: Question, assessment: Assessment, probed: tuple[str, ...],
+               partly: set[str] | frozenset[str] = frozenset()) -> str | None:
+    """The target to probe next (see the module docstring); None when nothing is left to ask."""
     for hit in assessment.misconceptions:
         if hit.misconception not in probed:
             return hit.misconception
-    missing = [question.key_point(kp) for kp in assessment.missed if kp not in probed]
+    missed = set(assessment.missed)
+    missing = [kp for kp in question.key_points if kp.id in missed and kp.id not in probed]
+
+    def first(points: list[KeyPoint]) -> str | None:
+        return min(points, key=lambda kp: (kp.id in partly, kp.level)).id if points else None
+
+    covered = {e.key_point for e in assessment.covered}
+    for part in untouched_parts(question, covered, partly):
+        target = first([kp for kp in missing if kp.part == part.id])
+        if target:
+            return target
     below_expert = [kp for kp in missing if kp.level < 4]
     if assessment.depth < 3:
         # Expert probes only once levels 1-3 are shown; with nothing left below, the depth is known.
-        return min(below_expert, key=lambda kp: kp.level).id if below_expert else None
+        return first(below_expert)
     for i in range(len(question.expert_probes)):
         if f"expert:{i}" not in probed:
             return f"expert:{i}"
-    return missing[0].id if missing else None
+    return first(missing)
 
 
 def decide(question: Question, assessment: Assessment, action: CandidateAction, progress: Progress) -> Decision:
+    heard = progress.heard
     if action is CandidateAction.skip:
-        return Decision(action="move_on", why="the candidate skipped")
-    if assessment.depth >= 4:
-        return Decision(action="move_on", why="expert depth reached")
+        return Decision(action="move_on", why="the candidate skipped", heard=heard)
+    if heard is Heard.move_on:
+        return Decision(action="move_on", why="the candidate asked to move on", heard=heard)
+    covered = {e.key_point for e in assessment.covered}
+    partly = partly_shown(assessment, progress)
+    open_parts = untouched_parts(question, covered, partly)
+    if assessment.depth >= 4 and not open_parts:
+        return Decision(action="move_on", why="expert depth reached", heard=heard)
     if progress.follow_ups >= progress.max_follow_ups:
-        return Decision(action="move_on", why=f"{progress.max_follow_ups} follow-ups used")
-    target = next_probe(question, assessment, progress.probed)
-    stuck = action in (CandidateAction.idk, CandidateAction.hint) or Flag.dont_know in assessment.flags
-    if stuck:
-        if progress.hinted or target is None:
-            return Decision(action="move_on", why="still stuck after a hint")
-        return Decision(action="hint", target=_hint_target(question, assessment, progress.probed),
-                        why="the candidate is stuck")
-    if progress.stalls >= 2:
-        return Decision(action="move_on", why="two follow-ups without progress")
+        return Decision(action="move_on", why=f"{progress.max_follow_ups} follow-ups used", heard=heard)
+    asked_for_hint = action is CandidateAction.hint
+    if progress.stalls >= 2 and not (asked_for_hint and progress.hints_given < progress.max_hints):
+        return Decision(action="move_on", why="two follow-ups without progress", heard=heard)
+    if asked_for_hint or action is CandidateAction.idk or Flag.dont_know in assessment.flags:
+        # Another hint when the candidate asks for one; "I don't know" after a hint closes the question.
+        hint_target = _hint_target(question, assessment, progress)
+        if hint_target is None:
+            return Decision(action="move_on", why="nothing left to hint at", heard=heard)
+        if progress.hints_given >= (progress.max_hints if asked_for_hint else min(1, progress.max_hints)):
+            return Decision(action="move_on", why=f"still stuck after {progress.hints_given} hint(s)", heard=heard)
+        return Decision(action="hint", target=hint_target, why="the candidate is stuck", heard=heard,
+                        rung=progress.hints.count(hint_target))
+    target = next_probe(question, assessment, progress.probed, partly)
     if target is None:
-        return Decision(action="move_on", why="nothing left to probe")
-    return Decision(action="follow_up", target=target, why=_why(target, assessment))
+        return Decision(action="move_on", why="nothing left to probe", heard=heard)
+    return Decision(action="follow_up", target=target, why=_why(question, target, assessment, open_parts), heard=heard)
 
 
-def _hint_target(question: Question, assessment: Assessment, probed: tuple[str, ...]) -> str:
-    """What the candidate is stuck on: the key point last probed if it is still missing, else the
-    lowest-level missing one."""
-    shown = {e.key_point for e in assessment.covered}
-    last = probed[-1] if probed else None
-    if last in {kp.id for kp in question.key_points} and last not in shown:
+def _hint_target(question: Question, assessment: Assessment, progress: Progress) -> str | None:
+    """What the candidate is stuck on: the key point last asked about if it is still missing (the
+    next rung of its ladder), else the first missing point of the first part nothing was said on,
+    else the lowest-level missing point."""
+    missed = set(assessment.missed)
+    if not missed:
+        return None
+    last = progress.probed[-1] if progress.probed else None
+    if last in missed:
         return last
-    missing = [kp for kp in question.key_points if kp.id not in shown]
-    return min(missing, key=lambda kp: kp.level).id if missing else question.key_points[0].id
+    covered = {e.key_point for e in assessment.covered}
+    for part in untouched_parts(question, covered):
+        points = [kp for kp in question.points_of(part.id) if kp.id in missed]
+        if points:
+            return min(points, key=lambda kp: kp.level).id
+    return min((kp for kp in question.key_points if kp.id in missed), key=lambda kp: kp.level).id
 
 
-def _why(target: str, assessment: Assessment) -> str:
+def _why(question: Question, target: str, assessment: Assessment, open_parts) -> str:
     if any(hit.misconception == target for hit in assessment.misconceptions):
         return "correct a stated misconception"
     if target.startswith("expert:"):
         return "levels 1-3 shown; testing for expert depth"
+    part = question.key_point(target).part
+    if part and any(p.id == part for p in open_parts):
+        return f"part {part} not touched yet"
     return f"missing key point {target}"

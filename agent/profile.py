@@ -5,7 +5,8 @@ It is fed as each question closes (`ProfileRecorder`, an observer of the runner)
 rebuilt from the session checkpoints (`rebuild`), which gives the same profile.
 
 Rating. A question's depth maps to an FSRS rating: 0-1 Again (nothing beyond recall), 2 Hard
-(the mechanism, not the why), 3 Good, 4 Easy. The scheduler has no learning steps (an interview
+(the mechanism, not the why), 3 Good, 4 Easy; a question on which something was shown only after a
+hint is rated Hard at best (its rated depth is at most 2). The scheduler has no learning steps (an interview
 question is not reviewed again within minutes: the first interval is already in days) and no
 fuzz (so a rebuild reproduces the same due dates).
 
@@ -48,6 +49,8 @@ NOW_VARIABLE = "RL_INTERVIEW_NOW"
 HALF_LIFE_DAYS = 14.0
 MISCONCEPTION_PENALTY = 0.15
 RATINGS = {0: Rating.Again, 1: Rating.Again, 2: Rating.Hard, 3: Rating.Good, 4: Rating.Easy}
+HINTED_AT_BEST = 2
+"""The highest rated depth of a question on which something was shown only after a hint (Hard)."""
 SCHEDULER = Scheduler(learning_steps=(), relearning_steps=(), enable_fuzzing=False)
 
 SCHEMA = """
@@ -114,6 +117,8 @@ class Attempt:
     """Key point id -> the candidate's sentence that showed it."""
     misconceptions: dict[str, str]
     skipped: bool
+    hinted: bool = False
+    """Something was shown only after a hint."""
 
 
 @dataclass(frozen=True)
@@ -171,7 +176,8 @@ def attempts_in(state: InterviewState, when: Callable[[str], datetime]) -> list[
         Attempt(session_id=state["session_id"], question=s.question, position=plan.index(s.question),
                 at=utc(when(s.question)), opener=openers.get(s.question), depth=s.depth,
                 shown={e.key_point: e.quote for e in s.covered},
-                misconceptions={m.misconception: m.quote for m in s.misconceptions}, skipped=s.skipped)
+                misconceptions={m.misconception: m.quote for m in s.misconceptions}, skipped=s.skipped,
+                hinted=any(e.hinted for e in s.covered))
         for s in state.get("summaries") or []
     ]
 
@@ -196,8 +202,14 @@ def _iso(moment: datetime) -> str:
     return utc(moment).isoformat(timespec="microseconds")
 
 
-def _rated_depth(question: Question, attempt: Attempt, known: set[str]) -> int:
-    """A drill that closed its gap is rated on everything shown so far; anything else on its own depth."""
+def rated_depth(question: Question, attempt: Attempt, known: set[str]) -> int:
+    """A drill that closed its gap is rated on everything shown so far; anything else on its own
+    depth; either way no higher than Hard when something was shown only after a hint."""
+    rated = _unhinted_depth(question, attempt, known)
+    return min(rated, HINTED_AT_BEST) if attempt.hinted else rated
+
+
+def _unhinted_depth(question: Question, attempt: Attempt, known: set[str]) -> int:
     if not attempt.opener or attempt.opener not in attempt.shown or attempt.misconceptions:
         return attempt.depth
     shown = sorted({question.current_id(kp) for kp in known | set(attempt.shown)})  # saved under a former id
@@ -284,7 +296,7 @@ def _record(db: sqlite3.Connection, history: History, attempts: Iterable[Attempt
         if (attempt.session_id, attempt.question) in done or attempt.session_id in forgotten:
             continue
         question = bank[attempt.question]
-        rated = _rated_depth(question, attempt, history.known(question.id))
+        rated = rated_depth(question, attempt, history.known(question.id))
         rating = rating_for(rated)
         db.execute("INSERT INTO attempts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    (attempt.session_id, attempt.question, attempt.position, _iso(attempt.at), attempt.opener,

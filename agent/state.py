@@ -37,13 +37,37 @@ class CandidateAction(StrEnum):
     """End the session now, with a report (leaving it is the front end's business: it stays resumable)."""
 
 
+class Heard(StrEnum):
+    """What a reply in words asks of the interviewer, besides (or instead of) answering."""
+
+    already_said = "already_said"
+    """"I already said that": re-read the earlier answers, credit what is there, go on."""
+    clarify = "clarify"
+    """A question back about the question ("token-level or sequence-level?"): answer it, re-ask."""
+    repeat = "repeat"
+    """"Can you repeat?": say it again."""
+    wait = "wait"
+    """"Let me think", "one moment": wait for the answer."""
+    move_on = "move_on"
+    """"Can we move on?": close the question."""
+
+
 class Evidence(_Model):
     """A key point the candidate showed, with the sentence of theirs that shows it."""
 
     key_point: str
     level: int
     quote: str
-    how: Literal["cue", "meaning", "llm"] = "cue"
+    how: Literal["cue", "meaning", "llm", "recalled"] = "cue"
+    """Which signal credited it: a cue phrase, the judge by meaning, or a model's verified claim;
+    `recalled`: the candidate said they had said it, and their earlier words bear it out."""
+    strength: float | None = None
+    """The judge's probability that the sentence makes the point (None for a cue match)."""
+    nearest: str | None = None
+    """The exemplar of the point the sentence is closest to: what it was read as saying."""
+    hinted: bool = False
+    """Shown after a hint toward it (or in answer to a hint): it counts for depth, the review marks
+    it "with a hint", and the profile rates the question Hard at best."""
 
 
 class MisconceptionHit(_Model):
@@ -65,6 +89,8 @@ class Assessment(_Model):
     new: list[str] = Field(default_factory=list)
     """Key points this answer added."""
     missed: list[str] = Field(default_factory=list)
+    near_misses: list[Evidence] = Field(default_factory=list)
+    """Missed key points a sentence came close to, with how close (why they were not credited)."""
     misconceptions: list[MisconceptionHit] = Field(default_factory=list)
     flags: list[Flag] = Field(default_factory=list)
     reason: str = ""
@@ -135,6 +161,13 @@ class Decision(_Model):
     target: str | None = None
     """Key point id, misconception id, or `expert:N` for an expert probe."""
     why: str = ""
+    heard: Heard | None = None
+    """What the candidate asked of the interviewer in the reply this decision answers."""
+    said: str | None = None
+    """The candidate's own words on the target (a protest's earlier answer, or a partial one): the
+    follow-up names them and asks only for the rest."""
+    rung: int = 0
+    """For a hint: how many hints toward the same key point came before (0: the gentlest)."""
 
 
 class Reference(_Model):
@@ -153,6 +186,8 @@ class Turn(_Model):
     target: str | None = None
     action: CandidateAction = CandidateAction.answer
     answer: str = ""
+    heard: Heard | None = None
+    """What the reply asked of the interviewer besides an answer (None: an answer, or a key action)."""
     assessment: Assessment | None = None
     decision: Decision | None = None
 
@@ -176,6 +211,13 @@ class Pending(_Model):
     kind: Literal["ask", "follow_up", "hint"]
     text: str
     target: str | None = None
+    base: str | None = None
+    """What is being asked, without a reply in front of it (to a clarifying question, a request to
+    repeat, a pause); None when `text` is just that."""
+
+    @property
+    def asking(self) -> str:
+        return self.base or self.text
 
 
 class InterviewState(TypedDict, total=False):
@@ -201,6 +243,11 @@ class InterviewState(TypedDict, total=False):
     stalls: int
     """Consecutive follow-ups on the current question that raised nothing."""
     hinted: bool
+    hints: list[str]
+    """Key points of the hints given on the current question, in order (one per rung climbed)."""
+    spoken: int
+    """Follow-ups, hints and replies the interviewer has written in the session: picks the phrasing,
+    so no two in a row open the same way."""
     references: list[Reference]
     summaries: list[QuestionSummary]
     ending: bool
@@ -213,6 +260,6 @@ class InterviewState(TypedDict, total=False):
 
 SERIALIZED_MODELS = [
     (__name__, cls.__name__)
-    for cls in (Flag, CandidateAction, Evidence, MisconceptionHit, Assessment, Decision, Reference, Turn,
+    for cls in (Flag, CandidateAction, Heard, Evidence, MisconceptionHit, Assessment, Decision, Reference, Turn,
                 QuestionSummary, Pending, ModelUse, BrainMemory)
 ] + [("agent.planning", "PlanRequest")]

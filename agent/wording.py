@@ -1,13 +1,24 @@
-"""The offline interviewer's voice: follow-ups and hints from the bank's probes and our notes."""
+"""The offline interviewer's voice: follow-ups, hints and replies from the bank and our templates.
+
+A line is an acknowledgement (of what the answer got right, or of a protest) followed by the move:
+a challenge, a new part, a step deeper, an expert probe, a hint. The variant of each is chosen by
+the interviewer's running count of lines in the session, and no two variants open alike, so two
+lines in a row never open the same way.
+"""
 
 from __future__ import annotations
 
+import re
+
+from agent.listening import FILLER, META_LEAD, clarification_for, stems
+from agent.parts import untouched_parts
 from agent.prompts import load_yaml
-from agent.state import Assessment, Decision, Flag, Reference
-from agent.text import clean_for_display, find_cue, normalise
-from knowledge.models import Question
+from agent.state import Assessment, Decision, Flag, Heard, Reference
+from agent.text import CJK_CHAR, WORD, clean_for_display, find_cue, normalise
+from knowledge.models import Part, Question
 
 QUOTE_CHARS = 90
+CLAUSE_WORD = re.compile(r"\s+(?=(?:but|so|because|whereas|although|though)\b)|(?=但是|所以|因为|不过|而且)", re.I)
 
 
 def excerpt(sentence: str, limit: int = QUOTE_CHARS) -> str:
@@ -15,13 +26,94 @@ def excerpt(sentence: str, limit: int = QUOTE_CHARS) -> str:
     return one_line if len(one_line) <= limit else one_line[: limit - 1].rstrip() + "…"
 
 
+def _words(text: str) -> float:
+    return len(WORD.findall(text)) + len(CJK_CHAR.findall(text)) / 2
+
+
+def carries_content(clause: str) -> bool:
+    """Words, not a greeting or a formula fragment: three words or more, and most of the clause in
+    real words (variable names such as r_t or A_t do not count)."""
+    visible = sum(not ch.isspace() for ch in clause)
+    wordy = sum(len(w) for w in WORD.findall(clause) if len(w) >= 3) + len(CJK_CHAR.findall(clause))
+    return _words(clause) >= 3 and visible > 0 and wordy / visible >= 0.45
+
+
+def _cut(text: str, limit: int) -> str:
+    """At most `limit` characters, cut at a word boundary (never inside a Latin word), with "…"."""
+    if len(text) <= limit:
+        return text
+    head = text[: limit - 1]
+    if not CJK_CHAR.search(head[-1:]):
+        space = max(head.rfind(" "), max((head.rfind(p) for p in "，。；、"), default=-1) + 1)
+        if space > limit // 2:
+            head = head[:space]
+    return head.rstrip(" ,;:，；：、") + "…"
+
+
+DANGLING = re.compile(r"\b(the|a|an|of|to|and|or|with|for|in|on|by|from|that|is|are)$", re.I)
+"""A clause ending in one of these was cut mid-thought (by the sentence splitter or the writer)."""
+
+
+def claim_quote(sentence: str, cues: list[str] | None = None, claim: str = "", limit: int = QUOTE_CHARS) -> str | None:
+    """The clause of a sentence that carries the claim: the one naming a cue and sharing most words
+    with `claim`, with fillers and talk about the conversation taken off its front, cut at a word
+    boundary. None if no clause carries content (a greeting, a protest, a formula fragment)."""
+    clauses = []
+    for piece in _clauses(" ".join(clean_for_display(sentence).split())):
+        while piece:
+            lead = FILLER.match(piece) or META_LEAD.match(piece)
+            if not lead or not lead.group(0):
+                break
+            piece = piece[lead.end():]
+        piece = piece.strip(" ,;:，；：、.。")
+        if carries_content(piece) and not DANGLING.search(piece):
+            clauses.append(piece)
+    if not clauses:
+        return None
+    wanted = stems(claim) if claim else frozenset()
+
+    def weight(clause: str) -> tuple[int, int, int]:
+        named = bool(cues) and bool(find_cue(normalise(clause), cues))
+        return (named, len(stems(clause) & wanted), _words(clause) >= 4)
+
+    return _cut(max(clauses, key=weight), limit)
+
+
+def _clauses(sentence: str) -> list[str]:
+    """The sentence split at its clause breaks, never inside brackets: "H(p,q) = H(p) + KL" stays whole."""
+    pieces, start, depth = [], 0, 0
+    for i, ch in enumerate(sentence):
+        depth += ch in "([{（" 
+        depth -= ch in ")]}）" and depth > 0
+        if depth == 0 and ch in ",;:，；：、" and (ch not in ",:" or sentence[i + 1 : i + 2] in (" ", "")):
+            pieces.append(sentence[start : i + 1])
+            start = i + 1
+    pieces.append(sentence[start:])
+    return [part for piece in pieces for part in CLAUSE_WORD.split(piece)]
+
+
+def opening(text: str) -> str:
+    """How a line opens: its first two words, or its first three Chinese characters."""
+    body = re.sub(r"[^\w\u3400-\u9fff']+|(?<!\w)'|'(?!\w)", " ", text).strip().lower()
+    if CJK_CHAR.match(body[:1]):
+        return body.replace(" ", "")[:3]
+    return " ".join(body.split()[:2])
+
+
+def part_name(part: Part, lang: str) -> str:
+    """A part as it reads inside a sentence ("how clipping works in PPO", not "How ...")."""
+    text = part.get(lang).rstrip("。.?？")
+    if lang != "zh" and len(text) > 1 and text[0].isupper() and text[1].islower():
+        return text[0].lower() + text[1:]
+    return text
+
+
 def probe_text(question: Question, target: str, lang: str) -> str:
     if target.startswith("expert:"):
         return question.expert_probes[int(target.split(":")[1])].get(lang)
     for wrong in question.misconceptions:
         if wrong.id == target:
-            related = _related_key_point(question, wrong.statement)
-            return related.probe.get(lang)
+            return _related_key_point(question, wrong.statement).probe.get(lang)
     return question.key_point(target).probe.get(lang)
 
 
@@ -34,12 +126,20 @@ def _related_key_point(question: Question, text: str):
     return min(question.key_points, key=lambda k: k.level)
 
 
-def _quote_for(assessment: Assessment, target: str) -> str | None:
-    for hit in assessment.misconceptions:
-        if hit.misconception == target:
-            return hit.quote
-    fresh = [e for e in assessment.covered if e.key_point in assessment.new]
-    return max(fresh, key=lambda e: e.level).quote if fresh else None
+class Voice:
+    """The templates of one language, each kind's variant picked by the line's number."""
+
+    def __init__(self, lang: str, number: int):
+        self.phrases = load_yaml("offline_wording.yaml")[lang]
+        self.lang = lang
+        self.number = number
+
+    def say(self, kind: str, **values: str) -> str:
+        variants = self.phrases[kind]
+        return variants[self.number % len(variants)].format(**values)
+
+    def join(self, *pieces: str | None) -> str:
+        return ("" if self.lang == "zh" else " ").join(p for p in pieces if p)
 
 
 def phrase(
@@ -50,30 +150,64 @@ def phrase(
     lang: str,
     turn_number: int,
 ) -> str:
-    """The follow-up or hint for the decision's target, in the interviewer's own voice."""
-    phrases = load_yaml("offline_wording.yaml")[lang]
+    """The follow-up or hint for the decision's target; `turn_number` is the interviewer's count of
+    lines in the session."""
+    voice = Voice(lang, turn_number)
     target = decision.target or question.key_points[0].id
-    probe = probe_text(question, target, lang)
-
-    def pick(kind: str) -> str:
-        variants = phrases[kind]
-        return variants[turn_number % len(variants)]
-
+    lead = _protest_reply(decision, voice) if decision.heard is Heard.already_said else None
     if decision.action == "hint":
-        kp = question.key_point(target)
-        cue = (kp.cues.zh if lang == "zh" else kp.cues.en)[0]
-        heading = _heading_for(references, kp.cues.all()) or question.prompt.get(lang)[:40]
-        return pick("hint").format(cue=cue, heading=heading, probe=probe)
-    quote = _quote_for(assessment, target)
-    if any(hit.misconception == target for hit in assessment.misconceptions):
-        return pick("misconception").format(quote=excerpt(quote or ""), probe=probe)
+        return voice.join(lead, _hint(question, target, decision.rung, references, voice))
+    probe = probe_text(question, target, lang)
+    wrong = next((hit for hit in assessment.misconceptions if hit.misconception == target), None)
+    if wrong is not None:
+        cues = question.misconception(target).cues.all()
+        quote = claim_quote(wrong.quote, cues, question.misconception(target).statement)
+        challenge = voice.say("misconception", quote=quote, probe=probe) if quote else voice.say("misconception_unquoted", probe=probe)
+        return voice.join(lead, challenge)
+    if (Flag.off_topic in assessment.flags or Flag.gibberish in assessment.flags) and not assessment.covered:
+        return voice.join(lead, voice.say("off_topic", prompt=question.prompt.get(lang), probe=probe))
     if target.startswith("expert:"):
-        return pick("expert").format(probe=probe)
-    if Flag.off_topic in assessment.flags or Flag.gibberish in assessment.flags:
-        return pick("off_topic").format(probe=probe)
-    if quote:
-        return pick("probe_with_quote").format(quote=excerpt(quote), probe=probe)
-    return pick("probe").format(probe=probe)
+        body = voice.say("expert", probe=probe)
+    else:
+        point = question.key_point(target)
+        said = claim_quote(decision.said, point.cues.all(), point.statement) if decision.said and not lead else None
+        covered = {e.key_point for e in assessment.covered}
+        fresh_part = len(question.parts) > 1 and point.part in {p.id for p in untouched_parts(question, covered)}
+        if said:
+            body = voice.say("partly", quote=said, probe=probe)
+        elif fresh_part:
+            body = voice.say("new_part", part=part_name(question.part(point.part), lang), probe=probe)
+        else:
+            body = voice.say("deeper", probe=probe)
+    return voice.join(lead or _acknowledge(question, assessment, voice), body)
+
+
+def _acknowledge(question: Question, assessment: Assessment, voice: Voice) -> str | None:
+    """What the answer got right, in the candidate's words when a clause of theirs carries it (a
+    list of terms is acknowledged, not quoted)."""
+    fresh = [e for e in assessment.covered if e.key_point in assessment.new]
+    if not fresh:
+        return None
+    best = max(fresh, key=lambda e: e.level)
+    point = question.key_point(best.key_point)
+    listed = Flag.keyword_list in assessment.flags
+    quote = None if listed else claim_quote(best.quote, point.cues.all(), point.statement)
+    return voice.say("acknowledge_quote", quote=quote) if quote else voice.say("acknowledge")
+
+
+def _protest_reply(decision: Decision, voice: Voice) -> str:
+    """On "I already said that": what was found in the earlier answers (already cut to its claim)."""
+    return voice.say("protest_found", quote=decision.said) if decision.said else voice.say("protest_not_found")
+
+
+def _hint(question: Question, target: str, rung: int, references: list[Reference], voice: Voice) -> str:
+    """The next rung of the key point's hint ladder; past its written hints, a pointer to our notes."""
+    point = question.key_point(target)
+    if rung < len(point.hints):
+        return voice.say("hint", hint=point.hints[rung].get(voice.lang))
+    cue = (point.cues.zh if voice.lang == "zh" else point.cues.en)[0]
+    heading = _heading_for(references, point.cues.all()) or question.prompt.get(voice.lang)[:40]
+    return voice.say("hint_from_notes", cue=cue, heading=heading)
 
 
 def _heading_for(references: list[Reference], cues: list[str]) -> str | None:
@@ -86,3 +220,16 @@ def _heading_for(references: list[Reference], cues: list[str]) -> str | None:
             best, best_hits = ref.heading.split(" › ")[-1], hits
     return best
 
+
+def respond(kind: str, question: Question, lang: str, turn_number: int, asked: str, text: str = "") -> str:
+    """The interviewer's answer to a request in words: a clarifying question (answered from the
+    bank, then the question again), a request to repeat, or a pause."""
+    voice = Voice(lang, turn_number)
+    if kind == "clarify":
+        entry = clarification_for(question, text)
+        if entry is None:
+            return voice.say("clarify_unknown", asked=asked)
+        return voice.say("clarify", answer=entry.answer.get(lang), asked=asked)
+    if kind == "repeat":
+        return voice.say("repeat", asked=asked)
+    return voice.say("wait")

@@ -57,22 +57,28 @@ async def test_first_interrupt_in_chinese(graph_driver, bank):
 
 async def test_partial_answer_gets_a_follow_up_on_a_missing_key_point(graph_driver, bank):
     question = bank["algo-07"]
-    level_1 = [kp for kp in question.key_points if kp.level == 1]
+    first_part, second_part = question.parts[0].id, question.parts[1].id
+    named = min(question.points_of(first_part), key=lambda kp: kp.level)
     driver = graph_driver()
     await driver.start()
-    await driver.reply("answer", explain(level_1[0].cues.en[0]))
+    await driver.reply("answer", explain(named.cues.en[0]))
     waiting = driver.waiting
     assert waiting["kind"] == "follow_up"
     assert waiting["question"] == "algo-07"
     target = question.key_point(waiting["target"])
     assessment = driver.values["assessment"]
     assert target.id in assessment.missed
-    assert level_1[0].id not in assessment.missed
-    # The lowest level still missing is probed first: here the other level-1 point.
-    assert target.level == min(question.key_point(k).level for k in assessment.missed)
+    assert named.id not in assessment.missed
+    # Naming the concept does not answer "how does clipping work?": the follow-up stays on that part.
+    assert target.part == first_part and target.level > named.level
     assert target.probe.en in waiting["text"]
     assert driver.values["follow_ups"] == 1
     assert driver.values["probed"] == [target.id]
+    # Once the part is explained, the next follow-up turns to the next part and names it.
+    await driver.reply("answer", explain(target.cues.en[0]))
+    turned = question.key_point(driver.waiting["target"])
+    assert turned.part == second_part
+    assert question.parts[1].en.lower() in driver.waiting["text"].lower()
 
 
 async def test_the_answer_is_in_state_before_it_is_assessed(graph_driver):
@@ -99,23 +105,63 @@ async def test_the_answer_is_in_state_before_it_is_assessed(graph_driver):
     assert driver.waiting["kind"] == "follow_up"
 
 
-async def test_hint_action_gives_a_hint_once_then_moves_on(graph_driver, bank):
+async def test_asking_for_hints_climbs_the_ladder_up_to_max_hints(graph_driver, bank):
     question = bank["algo-07"]
     driver = graph_driver()
     await driver.start()
     await driver.reply("hint")
-    waiting = driver.waiting
-    assert waiting["kind"] == "hint"
-    assert waiting["question"] == "algo-07"
-    target = question.key_point(waiting["target"])
-    assert target.level == 1
-    assert any(cue in waiting["text"] for cue in target.cues.en), "a hint names the concept to think about"
+    first = driver.waiting
+    assert first["kind"] == "hint"
+    assert first["question"] == "algo-07"
+    target = question.key_point(first["target"])
+    assert target.part == question.parts[0].id and target.level == 1
+    assert target.hints[0].en in first["text"], "the gentlest hint of the key point comes first"
     assert driver.values["hinted"] is True
     assert driver.values["turns"][-1].action is CandidateAction.hint
+    await driver.reply("answer", "Can I get another hint?")
+    second = driver.waiting
+    assert (second["kind"], second["target"]) == ("hint", target.id)
+    assert target.hints[1].en in second["text"], "the next rung of the same ladder"
+    assert driver.values["hints"] == [target.id, target.id]
     await driver.reply("hint")
+    # max_hints (2 by default) reached: the question closes.
     assert driver.waiting["kind"] == "ask"
     assert driver.waiting["question"] == "infra-10"
     assert [s.question for s in driver.values["summaries"]] == ["algo-07"]
+
+
+async def test_max_hints_is_the_interviewer_s_setting(graph_driver, bank):
+    from dataclasses import replace
+
+    driver = graph_driver()
+    driver.context = replace(driver.context, max_hints=1)
+    await driver.start()
+    await driver.reply("hint")
+    assert driver.waiting["kind"] == "hint"
+    await driver.reply("hint")
+    assert driver.waiting["question"] == "infra-10"
+    none = graph_driver(thread="none")
+    none.context = replace(none.context, max_hints=0)
+    await none.start()
+    await none.reply("hint")
+    assert none.waiting["question"] == "infra-10", "no hints at all: a stuck candidate moves on"
+
+
+async def test_what_is_shown_after_a_hint_is_marked_with_a_hint(graph_driver, bank):
+    question = bank["algo-07"]
+    driver = graph_driver()
+    await driver.start()
+    await driver.reply("hint")
+    target = question.key_point(driver.waiting["target"])
+    await driver.reply("answer", explain(target.cues.en[0]))
+    [evidence] = [e for e in driver.values["assessment"].covered if e.key_point == target.id]
+    assert evidence.hinted is True
+    await driver.reply("skip")
+    [summary] = driver.values["summaries"]
+    assert [e.key_point for e in summary.covered if e.hinted] == [target.id]
+    done = next(e for e in driver.events if e["type"] == "question_done")
+    assert done["hinted"] == [target.id]
+    assert any(p["hinted"] for p in done["parts"] if p["part"] == target.part)
 
 
 async def test_asking_for_a_hint_in_words_is_a_hint(graph_driver):
@@ -139,11 +185,12 @@ async def test_skip_moves_to_the_next_question(graph_driver, bank):
     assert summary.depth == 0
     assert set(summary.missed) == {kp.id for kp in bank["algo-07"].key_points}
     assert driver.values["turns"][-1].action is CandidateAction.skip
-    done = [e for e in driver.events if e["type"] == "question_done"]
-    assert done == [{"type": "question_done", "question": "algo-07", "depth": 0}]
+    [done] = [e for e in driver.events if e["type"] == "question_done"]
+    assert (done["question"], done["depth"], done["hinted"]) == ("algo-07", 0, [])
+    assert [(p["part"], p["shown"]) for p in done["parts"]] == [(p.id, 0) for p in bank["algo-07"].parts]
 
 
-async def test_idk_gets_a_hint_then_moves_on(graph_driver):
+async def test_idk_gets_one_hint_then_moves_on(graph_driver):
     driver = graph_driver()
     await driver.start()
     await driver.reply("idk")
@@ -211,8 +258,10 @@ async def test_a_stated_misconception_is_probed_first_quoting_the_candidate(grap
     await driver.start()
     await driver.reply("answer", f"{answer_for_levels(question, 1)} {sentence}")
     waiting = driver.waiting
+    # Challenged at once, although parts of the question are still untouched.
     assert (waiting["kind"], waiting["target"]) == ("follow_up", wrong.id)
-    assert sentence.rstrip(".") in waiting["text"]
+    # The clause that makes the claim, without the filler in front of it.
+    assert f"“{wrong.cues.en[0]} in this case”" in waiting["text"]
 
 
 async def test_two_follow_ups_without_progress_move_on(graph_driver):
@@ -308,4 +357,4 @@ async def test_chinese_session_asks_follow_ups_in_chinese(graph_driver, bank):
     await driver.reply("hint")
     hint = driver.waiting
     assert hint["kind"] == "hint"
-    assert any(cue in hint["text"] for cue in question.key_point(hint["target"]).cues.zh)
+    assert question.key_point(hint["target"]).hints[0].zh in hint["text"]

@@ -7,8 +7,9 @@ from agent_helpers import BANK_IDS, cached_bank
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from agent.parts import untouched_parts
 from agent.policy import Progress, decide
-from agent.state import Assessment, CandidateAction, Evidence, Flag, MisconceptionHit
+from agent.state import Assessment, CandidateAction, Evidence, Flag, Heard, MisconceptionHit
 
 QID = "algo-07"
 
@@ -23,9 +24,17 @@ def assessment_for(question, covered_ids, depth, *, misconceptions=(), flags=())
                       misconceptions=hits, flags=list(flags))
 
 
-def progress(follow_ups=0, max_follow_ups=3, stalls=0, probed=(), hinted=False) -> Progress:
+def progress(follow_ups=0, max_follow_ups=3, stalls=0, probed=(), hinted=False, hints=(), max_hints=2, partly=(),
+             heard=None) -> Progress:
     return Progress(follow_ups=follow_ups, max_follow_ups=max_follow_ups, stalls=stalls, probed=tuple(probed),
-                    hinted=hinted)
+                    hinted=hinted or bool(hints), hints=tuple(hints), max_hints=max_hints, partly=tuple(partly),
+                    heard=heard)
+
+
+def first_untouched_point(question, shown) -> str:
+    """The lowest-level key point still missing of the first part not answered yet."""
+    part = untouched_parts(question, set(shown))[0]
+    return min((kp for kp in question.points_of(part.id) if kp.id not in shown), key=lambda kp: kp.level).id
 
 
 def ids_at(question, *levels):
@@ -72,16 +81,29 @@ def test_skip_moves_on_whatever_the_depth(question, depth):
     ("action", "flags"),
     [(CandidateAction.idk, [Flag.dont_know]), (CandidateAction.hint, []), (CandidateAction.answer, [Flag.dont_know])],
 )
-def test_one_hint_when_stuck_then_move_on(question, action, flags):
+def test_a_hint_when_stuck_more_only_when_asked_for(question, action, flags):
     shown = ids_at(question, 1)[:1]
     state = assessment_for(question, shown, 1, flags=flags)
     first = decide(question, state, action, progress(follow_ups=1))
-    assert first.action == "hint"
+    assert (first.action, first.rung) == ("hint", 0)
     assert first.target in {kp.id for kp in question.key_points} - set(shown), "a hint points at a missing key point"
-    missing_levels = [kp.level for kp in question.key_points if kp.id not in shown]
-    assert question.key_point(first.target).level == min(missing_levels)
-    second = decide(question, state, action, progress(follow_ups=2, hinted=True))
-    assert second.action == "move_on"
+    assert first.target == first_untouched_point(question, shown)
+    second = decide(question, state, action, progress(follow_ups=2, hints=[first.target]))
+    if action is CandidateAction.hint:
+        assert (second.action, second.target, second.rung) == ("hint", first.target, 1), "the next rung"
+        third = decide(question, state, action, progress(follow_ups=3, max_follow_ups=6, hints=[first.target] * 2))
+        assert third.action == "move_on", "max_hints reached"
+    else:
+        assert second.action == "move_on", "still stuck after a hint"
+
+
+def test_the_hint_goes_to_the_key_point_just_asked_about(question):
+    shown = ids_at(question, 1)
+    asked = ids_at(question, 2)[0]
+    state = assessment_for(question, shown, 1)
+    decision = decide(question, state, CandidateAction.hint, progress(follow_ups=1, probed=[asked]))
+    assert (decision.action, decision.target) == ("hint", asked)
+    assert decide(question, state, CandidateAction.hint, progress(max_hints=0)).action == "move_on"
 
 
 def test_probes_a_stated_misconception_first(question):
@@ -89,37 +111,83 @@ def test_probes_a_stated_misconception_first(question):
     state = assessment_for(question, ids_at(question, 1)[:1], 1, misconceptions=[wrong.id])
     first = decide(question, state, CandidateAction.answer, progress())
     assert (first.action, first.target) == ("follow_up", wrong.id)
-    # Once probed, the next probe is the lowest-level missing key point.
+    # Once challenged, the next probe goes to the first part nothing was said on.
     after = decide(question, state, CandidateAction.answer, progress(follow_ups=1, probed=[wrong.id]))
-    missing = [kp for kp in question.key_points if kp.id not in ids_at(question, 1)[:1]]
-    assert after.action == "follow_up"
-    assert question.key_point(after.target).level == min(kp.level for kp in missing)
+    assert (after.action, after.target) == ("follow_up", first_untouched_point(question, ids_at(question, 1)[:1]))
 
 
-def test_below_reasoning_depth_probes_the_lowest_missing_level(question):
+def test_untouched_parts_come_before_depth(question):
+    """algo-07: naming its level-1 concepts answers none of its four parts. The first follow-up goes
+    to the first part; the follow-ups stay on parts not answered yet, in the prompt's order, and a
+    part whose entry point was asked stays open until something is shown on it."""
+    shown = ids_at(question, 1)
+    state = assessment_for(question, shown, 1)
+    open_parts = [p.id for p in untouched_parts(question, set(shown))]
+    assert open_parts[0] == question.parts[0].id
+    probed, seen = [], []
+    for _ in range(sum(1 for kp in question.key_points if kp.part in open_parts and kp.id not in shown)):
+        decision = decide(question, state, CandidateAction.answer, progress(follow_ups=len(probed), max_follow_ups=9,
+                                                                            probed=probed))
+        assert decision.action == "follow_up"
+        seen.append(question.key_point(decision.target).part)
+        assert decision.why == f"part {seen[-1]} not touched yet"
+        probed.append(decision.target)
+    assert seen == sorted(seen, key=open_parts.index), "in the prompt's order"
+    # With the first part answered, the next follow-up goes to the next part, not deeper.
+    answered = shown + [kp.id for kp in question.points_of(question.parts[0].id)]
+    later = decide(question, assessment_for(question, answered, 2), CandidateAction.answer, progress())
+    assert question.key_point(later.target).part == question.parts[1].id
+
+
+def test_a_partly_said_point_comes_after_the_others(question):
     state = assessment_for(question, ids_at(question, 1), 1)
-    decision = decide(question, state, CandidateAction.answer, progress())
-    assert decision.action == "follow_up"
-    assert decision.target in ids_at(question, 2)
+    untouched = untouched_parts(question, set(ids_at(question, 1)))
+    # A point the candidate has said something toward counts as touching its part.
+    partly = [first_untouched_point(question, ids_at(question, 1))]
+    decision = decide(question, state, CandidateAction.answer, progress(partly=partly))
+    assert question.key_point(decision.target).part == untouched[1].id
+
+
+def test_expert_depth_with_an_untouched_part_asks_that_part(question):
+    part = question.parts[-1]
+    shown = [kp.id for kp in question.key_points if kp.part != part.id]
+    decision = decide(question, assessment_for(question, shown, 4), CandidateAction.answer, progress())
+    assert decision.action == "follow_up" and question.key_point(decision.target).part == part.id
+
+
+def test_a_request_to_move_on_moves_on(question):
+    state = assessment_for(question, ids_at(question, 1), 1)
+    decision = decide(question, state, CandidateAction.answer, progress(heard=Heard.move_on))
+    assert (decision.action, decision.why) == ("move_on", "the candidate asked to move on")
 
 
 @pytest.mark.parametrize("qid", BANK_IDS)
 def test_escalates_to_an_expert_probe_once_depth_is_3(bank, qid):
     question = bank[qid]
-    # One level-3 point still missing: at depth 3 the interviewer goes for expert depth anyway.
+    # One level-3 point still missing: at depth 3, once every part is touched, the interviewer goes
+    # for expert depth anyway.
     level_3 = ids_at(question, 3)
-    state = assessment_for(question, ids_at(question, 1, 2) + level_3[:-1], 3)
-    decision = decide(question, state, CandidateAction.answer, progress())
+    shown = ids_at(question, 1, 2) + level_3[:-1]
+    state = assessment_for(question, shown, 3)
+    open_parts = {p.id for p in untouched_parts(question, set(shown))}
+    probed = []
+    decision = decide(question, state, CandidateAction.answer, progress(max_follow_ups=9))
+    while decision.target in {kp.id for kp in question.key_points}:
+        assert question.key_point(decision.target).part in open_parts, "only a part not answered comes first"
+        probed.append(decision.target)
+        decision = decide(question, state, CandidateAction.answer, progress(probed=probed, max_follow_ups=9))
     assert (decision.action, decision.target) == ("follow_up", "expert:0")
-    second = decide(question, state, CandidateAction.answer, progress(follow_ups=1, probed=["expert:0"]))
+    second = decide(question, state, CandidateAction.answer, progress(follow_ups=1, probed=[*probed, "expert:0"],
+                                                                       max_follow_ups=6))
     if len(question.expert_probes) > 1:
         assert second.target == "expert:1"
     else:
         assert second.target != "expert:0"
-    # At depth 2 there is no expert probe yet.
+    # At depth 2 there is no expert probe yet: a part not touched (whatever its level), else level 3.
     shallow = assessment_for(question, ids_at(question, 1, 2), 2)
     early = decide(question, shallow, CandidateAction.answer, progress())
-    assert early.target in ids_at(question, 3)
+    open_parts = {p.id for p in untouched_parts(question, set(ids_at(question, 1, 2)))}
+    assert early.target in ids_at(question, 3) or question.key_point(early.target).part in open_parts
 
 
 def _valid_targets(question, state) -> set[str]:
@@ -142,14 +210,18 @@ def test_never_probes_a_target_twice(data):
     action = data.draw(st.sampled_from([CandidateAction.answer, CandidateAction.idk, CandidateAction.hint]))
     flags = data.draw(st.sets(st.sampled_from(list(Flag))))
     state = assessment_for(question, covered, depth, misconceptions=said_wrong, flags=flags)
+    hints = data.draw(st.lists(st.sampled_from(kp_ids), max_size=2))
     prog = progress(follow_ups=data.draw(st.integers(0, 2)), stalls=data.draw(st.integers(0, 1)), probed=probed,
-                    hinted=data.draw(st.booleans()))
+                    hints=hints, partly=data.draw(st.lists(st.sampled_from(kp_ids), unique=True)))
     decision = decide(question, state, action, prog)
     if decision.action == "follow_up":
         assert decision.target not in probed
         assert decision.target in _valid_targets(question, state)
+        assert decision.target not in covered, "never a point already shown"
     elif decision.action == "hint":
-        assert not prog.hinted, "one hint per question"
-        assert decision.target in {kp.id for kp in question.key_points}
+        assert prog.hints_given < prog.max_hints, "max_hints per question"
+        assert action is CandidateAction.hint or not hints, "more than one hint only when asked for"
+        assert decision.target in {kp.id for kp in question.key_points} - covered
+        assert decision.rung == hints.count(decision.target)
     else:
         assert decision.target is None

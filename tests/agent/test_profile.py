@@ -57,6 +57,27 @@ def test_a_deeper_first_answer_is_scheduled_further_out(profile, bank):
     assert all(d.tzinfo is not None and d.utcoffset() == timedelta(0) for d in due)
 
 
+def test_a_question_shown_only_with_a_hint_is_rated_hard_at_best(profile, bank):
+    from dataclasses import replace
+
+    from agent.profile import attempts_in
+    from agent.state import Evidence, QuestionSummary
+
+    expert = [kp.id for kp in bank["algo-01"].key_points]
+    profile.record([replace(attempt("algo-01", T0, 4, expert), hinted=True),
+                    attempt("algo-02", T0, 4, [kp.id for kp in bank["algo-02"].key_points], session="s2")], bank)
+    by_question = {r.attempt.question: r for r in profile.history().attempts}
+    assert (by_question["algo-01"].rated_depth, by_question["algo-01"].rating) == (2, Rating.Hard)
+    assert by_question["algo-02"].rating is Rating.Easy
+    # A session's summary says which evidence came after a hint; the attempt carries it.
+    shown = [Evidence(key_point=kp.id, level=kp.level, quote="q", hinted=kp.level == 4) for kp in bank["algo-03"].key_points]
+    summary = QuestionSummary(question="algo-03", depth=4, reason="", covered=shown, missed=[], misconceptions=[],
+                              model_answer="", references=[])
+    state = {"session_id": "s3", "plan": ["algo-03"], "summaries": [summary]}
+    [made] = attempts_in(state, lambda _: T0)
+    assert made.hinted is True
+
+
 def test_recording_the_same_question_of_a_session_twice_counts_once(profile, bank):
     assert profile.record([attempt("algo-07", T0, 0)], bank) == 1
     assert profile.record([attempt("algo-07", T0 + timedelta(hours=1), 4)], bank) == 0

@@ -1,0 +1,284 @@
+"""Hearing the candidate: what a reply in words asks of the interviewer, the content left once the
+talk about the conversation is taken out, and what the candidate has already said toward a target.
+
+English and Chinese (and a mix). A reply is heard as a request only when the request is all there
+is, or when it opens the reply: "As I said, the ratio is clipped..." is an answer that restates,
+"I just said it: H(p) does not depend on theta" is a protest that also carries content.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from agent.state import Assessment, Evidence, Heard, Turn
+from agent.text import CJK_CHAR, WORD, explains, find_cue, normalise, sentences, size
+from knowledge.models import Clarification, KeyPoint, Question
+
+_I = re.IGNORECASE
+
+PROTEST = re.compile(
+    r"\b(i|i've|i have|i had)\s+(already|just)\s+(said|told you|mentioned|explained|covered|answered|gave)\b|"
+    r"\bi\s+(said|mentioned|explained|covered|answered)\s+(that|this|it)\s+(already|before|earlier|above|just now)\b|"
+    r"\b(already|just)\s+(said|told you|covered|answered|explained)\s+(that|this|it)\b|"
+    r"\bi\s+did\s+(say|mention|explain|cover|answer)\s+(that|this|it)\b|\bthat'?s what i (just )?said\b|"
+    r"\b(did|didn'?t) you (not )?(read|hear|see) (my|what i)\b|\bit'?s in my (first |previous |earlier )?answer\b|"
+    r"我(刚才|刚刚|之前|前面|上面|已经|早就)?(已经)?(都)?(说|讲|提|解释|回答|答)(过了?|了)(吗|啊|呀)?|我不是(说|讲)(过了?|了)(吗|啊)?|"
+    r"(刚才|刚刚|前面|之前|上面)(已经|都)?(说|讲|提|回答)(过了?|了)|已经(说|讲|回答|解释)(过了?|了)",
+    _I,
+)
+REPEAT = re.compile(
+    r"\b(can|could|would) you (please )?(repeat|say (that|it) again|ask (that|it) again|rephrase)\b|"
+    r"\brepeat (the|that|your) question\b|\b(say|ask) (that|it) again\b|^\s*(pardon|come again|sorry)\s*\??\s*$|"
+    r"\bi didn'?t (catch|hear|get) (that|the question|what you)|\bwhat was the question\b|"
+    r"再说一遍|再讲一遍|再问一遍|重复一下|重复一遍|没听清|题目是什么|能再说",
+    _I,
+)
+WAIT = re.compile(
+    r"\blet me (think|see|gather my thoughts)\b|\b(one|a|just a) (moment|sec|second|minute)\b|"
+    r"\bgive me a (moment|sec|second|minute)\b|\bhold on\b|\bthinking\b|^\s*(hmm+|um+|uh+)[\s.!…]*$|"
+    r"让我想想|我想一下|我想想|想一想|等一下|等我想|稍等|等等|容我想",
+    _I,
+)
+MOVE_ON = re.compile(
+    r"\b(can|could|shall|may) we (please )?(move on|skip|go to the next)|"
+    r"\b(let'?s|i'?d like to|i want to|please) (just )?(move on|skip (this|it)|go to the next)|"
+    r"\bnext question\b|\bskip (this|it|that)( one| question)?\b|^\s*(move on|skip|pass)\s*[.!]?\s*$|"
+    r"下一题|换一题|换个问题|下一个问题|跳过|这题算了",
+    _I,
+)
+HINT_AGAIN = re.compile(
+    r"\b(another|one more|more|a second|a further|a bigger|a stronger) (hint|clue|pointer|nudge)s?\b|"
+    r"再(给|来)(我)?(一?个|一点)?提示|再提示一下|多给(点|一点)提示",
+    _I,
+)
+"""Asking for a further hint, in words (a first one is agent.text.HINT_REQUEST)."""
+CLARIFY = re.compile(
+    r"^\s*(do|did) you mean\b|^\s*you mean\b|^\s*are you asking\b|^\s*(is|are) (this|that|it|we) (about|for|asking)\b|"
+    r"^\s*(should|shall|do|must) i (assume|consider|focus|talk|cover|include)\b|^\s*can i assume\b|"
+    r"^\s*what do you mean\b|\bdo you mean\b|\bwith or without\b|\bor (just |only )?\w+(-\w+)?\s*\?\s*$|"
+    r"^\s*which (one|kind|version|direction|setting|case)\b|"
+    r"你是说|你指的是|是指|指的是|问的是|要不要考虑|需不要|是不是指|还是.{0,20}[？?]\s*$|考虑.{0,20}还是",
+    _I,
+)
+QUESTION_END = re.compile(r"[?？]\s*$|[吗呢]\s*$")
+FILLER = re.compile(
+    r"^\s*(?:(?:yeah|yes|ok(?:ay)?|so|well|hmm+|um+|uh+|sure|right|alright|good question|great question|"
+    r"thanks|thank you|honestly|basically|i mean)\b[\s,.!…:;—-]*)+|^\s*(?:(?:嗯+|好的|好|哦+|啊+|这个嘛|这个|那个|对|是的|好问题)"
+    r"[\s,，.。!！…：:；;—-]*)+",
+    _I,
+)
+AS_I_SAID = re.compile(r"\bas i (said|mentioned|explained)( (before|earlier|above|already))?\b|(就像|正如)我(刚才|之前|前面)?(说|讲)(的|过)", _I)
+META_LEAD = re.compile(rf"^\s*(?:{PROTEST.pattern}|{WAIT.pattern}|{AS_I_SAID.pattern})[^\w\u3400-\u9fff(]*(?:(?:it|that|this)\b[\s,.!…:;—-]*)?", _I)
+"""A protest or a pause at the start of a sentence, with its punctuation ("I just said it: ")."""
+
+SHORT_WORDS = 14
+"""A reply this size or under that makes a request is only the request (no content to judge)."""
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What the interviewer heard: a request (or none), and the content to judge."""
+
+    heard: Heard | None
+    content: str
+    """The reply without its talk about the conversation (exact substrings of it, in order)."""
+
+
+def strip_meta(text: str) -> str:
+    """The reply's content: sentences with their leading fillers, protests and pauses removed, and
+    the sentences that are nothing but such talk left out."""
+    kept = []
+    for sentence in sentences(text):
+        rest = sentence
+        while True:
+            cut = FILLER.match(rest) or META_LEAD.match(rest)
+            if not cut or not cut.group(0):
+                break
+            rest = rest[cut.end():]
+        rest = rest.strip()
+        if rest and not _only_meta(rest):
+            kept.append(rest)
+    return "\n".join(kept)
+
+
+def _only_meta(sentence: str) -> bool:
+    """A sentence with nothing to judge once the request in it is taken out."""
+    leftover = sentence
+    for pattern in (PROTEST, WAIT, REPEAT, MOVE_ON):
+        leftover = pattern.sub(" ", leftover)
+    leftover = re.sub(r"\b(i|you|it|that|this|the|a|me|my|please|again|so|now|just|can|could|we|let'?s|ok|okay)\b", " ",
+                      leftover, flags=_I)
+    return size(re.sub(r"[^\w\u3400-\u9fff]+", " ", leftover)) < 2
+
+
+def hear(text: str) -> Reply:
+    """What a reply in words asks of the interviewer. A hint request is the key action's business
+    (agent.text.HINT_REQUEST) and is not heard here."""
+    content = strip_meta(text)
+    short = size(text) <= SHORT_WORDS
+    if short and REPEAT.search(text):
+        return Reply(Heard.repeat, "")
+    if PROTEST.search(_opening(text)) or (PROTEST.search(text) and size(content) < 6):
+        return Reply(Heard.already_said, content)
+    if short and MOVE_ON.search(text):
+        return Reply(Heard.move_on, content if size(content) >= 6 else "")
+    if short and WAIT.search(text) and size(content) < 3:
+        return Reply(Heard.wait, "")
+    if size(text) <= 30 and (QUESTION_END.search(text) or CLARIFY.search(text)) and CLARIFY.search(text) \
+            and not explains_much(content):
+        return Reply(Heard.clarify, "")
+    return Reply(None, content)
+
+
+def _opening(text: str) -> str:
+    """The first clause of the reply (where a protest that opens it sits)."""
+    first = sentences(text)[:1]
+    return re.split(r"[:：,，;；]", first[0], maxsplit=1)[0] if first else ""
+
+
+def explains_much(content: str) -> bool:
+    """More than a question back: two explaining sentences."""
+    return sum(explains(s) for s in sentences(content)) >= 2
+
+
+# --- what the candidate has said toward a target ---------------------------------------------
+
+STOP = frozenset(
+    "a an and are as at be been but by can could did do does doing done each else for from had has have how i if in "
+    "into is it its just like may might more most much must no not of on one only or other our out over so some "
+    "such than that the their them then there these they this those to too up us use used using very was we were what "
+    "when where whether which while who why will with would you your yes also about any all between both exactly "
+    "concretely really actually happen happens give gives make makes way ways".split()
+)
+ENGLISH = re.compile(r"[a-z][a-z0-9_'-]*")
+SUFFIX = re.compile(r"(?:ing|ed|es|s|e|ly)$")
+
+
+@lru_cache(maxsize=8192)
+def stems(text: str) -> frozenset[str]:
+    """Word stems (British and American spellings alike) and Chinese character pairs."""
+    out: set[str] = set()
+    lowered = normalise(text)
+    for word in ENGLISH.findall(lowered):
+        if word in STOP or len(word) < 3:
+            continue
+        word = word.replace("iz", "is").replace("yz", "ys")
+        out.add(SUFFIX.sub("", word) if len(word) > 4 else word)
+    for run in re.findall(r"[\u3400-\u9fff]+", lowered):
+        out.update(run[i : i + 2] for i in range(max(len(run) - 1, 1)))
+    return frozenset(out)
+
+
+def _common(question: Question) -> frozenset[str]:
+    """Words every answer to the question uses: the prompt's, and those most key points share."""
+    return _common_words(question.prompt.en, question.prompt.zh, tuple(f"{kp.probe.en} {kp.probe.zh}" for kp in question.key_points))
+
+
+@lru_cache(maxsize=256)
+def _common_words(prompt_en: str, prompt_zh: str, probes: tuple[str, ...]) -> frozenset[str]:
+    counts: dict[str, int] = {}
+    for probe in probes:
+        for stem in stems(probe):
+            counts[stem] = counts.get(stem, 0) + 1
+    shared = {s for s, n in counts.items() if n >= max(3, len(probes) // 2)}
+    return stems(f"{prompt_en} {prompt_zh}") | frozenset(shared)
+
+
+def target_words(question: Question, point: KeyPoint, lang: str) -> frozenset[str]:
+    """What a sentence must share with a key point's probe to be an answer to it, in one language."""
+    probe = point.probe.zh if lang == "zh" else point.probe.en
+    return stems(probe) - _common(question)
+
+
+PROBE_SHARE = 0.4
+PROBE_WORDS = 3
+
+
+def said_toward(question: Question, point: KeyPoint, said: list[str]) -> str | None:
+    """The sentence of the candidate's that already answers a key point's probe, by its words: at
+    least three of the probe's own (not the question's) in one explaining sentence."""
+    best, best_share = None, 0.0
+    for sentence in said:
+        lang = "zh" if len(CJK_CHAR.findall(sentence)) > len(WORD.findall(sentence)) else "en"
+        words = target_words(question, point, lang)
+        if len(words) < PROBE_WORDS or not explains(sentence):
+            continue
+        shared = len(words & stems(sentence))
+        share = shared / len(words)
+        if shared >= (PROBE_WORDS if lang == "en" else PROBE_WORDS + 1) and share >= PROBE_SHARE and share > best_share:
+            best, best_share = sentence, share
+    return best
+
+
+NEAR_STRENGTH = 0.2
+"""A near miss at least this strong counts as the candidate having said something toward the point."""
+
+
+ASKING = (Heard.clarify, Heard.repeat, Heard.wait, Heard.move_on)
+"""Replies that ask something of the interviewer and say nothing on the question."""
+
+
+def said_on_question(turns: list[Turn]) -> list[str]:
+    """Every sentence of content the candidate said on the question, in order."""
+    return [s for t in turns if t.heard not in ASKING for s in sentences(strip_meta(t.answer))]
+
+
+def partly_said(question: Question, assessment: Assessment, turns: list[Turn]) -> dict[str, str]:
+    """Missing key points the candidate has already said something toward, with their words: a
+    near miss of the judge, a cue named without the explanation, or an answer to the probe."""
+    said = said_on_question(turns)
+    near: dict[str, Evidence] = {}
+    for t in turns:
+        for e in (t.assessment.near_misses if t.assessment else []):
+            if (e.strength or 0) >= NEAR_STRENGTH and (e.key_point not in near or (e.strength or 0) > (near[e.key_point].strength or 0)):
+                near[e.key_point] = e
+    out: dict[str, str] = {}
+    for point_id in assessment.missed:
+        point = question.key_point(point_id)
+        if point_id in near:
+            out[point_id] = near[point_id].quote
+            continue
+        mention = next((s for s in said if point.level > 1 and find_cue(normalise(s), point.cues.all())), None)
+        toward = mention or said_toward(question, point, said)
+        if toward:
+            out[point_id] = toward
+    return out
+
+
+def recall(question: Question, target: str, turns: list[Turn]) -> Evidence | None:
+    """On "I already said that": the earlier words that bear the target out, if any. A near miss of
+    the judge, or a sentence that answers the target's probe; a cue named in passing is not enough."""
+    if target not in {kp.id for kp in question.key_points}:
+        return None
+    point = question.key_point(target)
+    near = [e for t in turns for e in (t.assessment.near_misses if t.assessment else [])
+            if e.key_point == target and (e.strength or 0) >= NEAR_STRENGTH]
+    if near:
+        best = max(near, key=lambda e: e.strength or 0)
+        return best.model_copy(update={"how": "recalled", "level": point.level})
+    sentence = said_toward(question, point, said_on_question(turns))
+    return Evidence(key_point=target, level=point.level, quote=sentence, how="recalled") if sentence else None
+
+
+# --- clarifications ----------------------------------------------------------------------------
+
+CLARIFY_WORDS = 2
+
+
+def clarification_for(question: Question, text: str) -> Clarification | None:
+    """The bank's answer to the question the candidate asked back, if it has one that fits."""
+    asked = stems(text) - stems(f"{question.prompt.en} {question.prompt.zh}")
+    best, best_shared = None, 0
+    for entry in question.clarifications:
+        shared = len(asked & stems(f"{entry.asks.en} {entry.asks.zh}"))
+        if shared > best_shared:
+            best, best_shared = entry, shared
+    if best is None or best_shared < CLARIFY_WORDS:
+        best, best_shared = None, 0
+        for entry in question.clarifications:  # the prompt's own terms, when nothing else tells them apart
+            shared = len(stems(text) & stems(f"{entry.asks.en} {entry.asks.zh}"))
+            if shared > best_shared:
+                best, best_shared = entry, shared
+    return best if best_shared >= CLARIFY_WORDS else None

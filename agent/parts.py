@@ -1,0 +1,55 @@
+"""The parts of a question (its sub-questions, in order) and how far an answer has got on each."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+
+from agent.state import Evidence
+from knowledge.models import Part, Question
+
+
+def untouched_parts(question: Question, covered: Collection[str], attended: Collection[str] = ()) -> list[Part]:
+    """Parts not answered yet, in the prompt's order: nothing said toward them (`attended`: key
+    points the candidate partly said), and nothing shown beyond naming a concept (a level-1 point)
+    when the part asks for more."""
+    out = []
+    for part in question.parts:
+        points = question.points_of(part.id)
+        floor = min(2, max(kp.level for kp in points))
+        if not any(kp.id in attended or (kp.id in covered and kp.level >= floor) for kp in points):
+            out.append(part)
+    return out
+
+
+def coverage_mark(shown: int, of: int) -> str:
+    """✓ every key point of a part shown, ◐ some, ✗ none."""
+    return "✓" if shown == of else "◐" if shown else "✗"
+
+
+@dataclass(frozen=True)
+class PartCoverage:
+    part: Part
+    shown: int
+    of: int
+    hinted: bool
+    """Some of what was shown on it came after a hint."""
+
+    @property
+    def mark(self) -> str:
+        return coverage_mark(self.shown, self.of)
+
+    def as_dict(self, lang: str = "en") -> dict[str, object]:
+        return {"part": self.part.id, "text": self.part.get(lang), "shown": self.shown, "of": self.of,
+                "hinted": self.hinted}
+
+
+def part_coverage(question: Question, covered: Iterable[Evidence]) -> list[PartCoverage]:
+    """Per part, how many of its key points were shown (empty for a question without parts)."""
+    shown = {e.key_point: e for e in covered}
+    out = []
+    for part in question.parts:
+        points = question.points_of(part.id)
+        mine = [shown[kp.id] for kp in points if kp.id in shown]
+        out.append(PartCoverage(part, len(mine), len(points), any(e.hinted for e in mine)))
+    return out

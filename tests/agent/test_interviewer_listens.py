@@ -1,0 +1,169 @@
+"""An interviewer that listens (issue 13), driven through the graph: it never asks for what was just
+said, hears "I already said that", answers clarifying questions, repeats, waits and moves on when
+asked, goes to the untouched parts of a question first, and never opens two lines alike."""
+
+from __future__ import annotations
+
+from agent_helpers import explain
+
+from agent.state import CandidateAction, Heard
+from agent.wording import opening
+
+KL = ["algo-02", "infra-10"]
+KL_LEVEL_1 = ("Cross-entropy H(p,q) equals H(p) plus KL(p||q). MLE maximises the log-likelihood of the data, "
+              "which is the forward KL from the data to the model.")
+ENTROPY_SAID = "The data entropy is constant, so minimising cross-entropy and minimising KL give the same model."
+PROTEST = "I just said it: H(p) of the data does not depend on the model parameters, so it drops out of the gradient."
+
+
+async def test_a_follow_up_never_asks_for_what_the_answer_just_explained(graph_driver, bank):
+    """Issue 13, first case: the answer explained that the data entropy is constant, so minimising
+    cross-entropy and KL give the same model; the follow-up must not ask exactly that."""
+    question = bank["algo-02"]
+    said = question.key_point("entropy-constant-same-gradient")
+    driver = graph_driver(plan=KL)
+    await driver.start()
+    await driver.reply("answer", f"{KL_LEVEL_1} {ENTROPY_SAID}")
+    waiting = driver.waiting
+    assert waiting["kind"] == "follow_up"
+    assert said.id in driver.values["assessment"].missed, "the cue-only judge does not credit it (the test's point)"
+    assert waiting["target"] != said.id
+    assert said.probe.en not in waiting["text"] and "drops out" not in waiting["text"]
+    target = question.key_point(waiting["target"])
+    assert target.id in driver.values["assessment"].missed, "it asks about something not yet said"
+
+
+async def test_i_already_said_that_is_heard_credited_and_answered(graph_driver, bank):
+    """Issue 13, second case: the protest is recognised, what it says is credited, the reply says so
+    in the candidate's claim (never the protest), and the interview moves to the next target."""
+    question = bank["algo-02"]
+    entropy = question.key_point("entropy-constant-same-gradient")
+    driver = graph_driver(plan=KL)
+    await driver.start()
+    await driver.reply("answer", KL_LEVEL_1)
+    assert driver.waiting["target"] == entropy.id
+    assert "Which term drops out?" in driver.waiting["text"]
+    await driver.reply("answer", PROTEST)
+    turn = driver.values["turns"][-1]
+    assert turn.heard is Heard.already_said
+    evidence = next(e for e in driver.values["assessment"].covered if e.key_point == entropy.id)
+    assert "said it" not in evidence.quote
+    waiting = driver.waiting
+    assert waiting["kind"] == "follow_up"
+    assert waiting["target"] != entropy.id and waiting["target"] in driver.values["assessment"].missed
+    assert "“H(p) of the data does not depend on the model parameters”" in waiting["text"]
+    assert "I just said" not in waiting["text"] and "Picking up on" not in waiting["text"]
+    assert opening(waiting["text"]) in {"you're right", "fair point", "quite right"}, waiting["text"]
+
+
+async def test_a_protest_re_reads_the_earlier_answers(graph_driver, bank):
+    """A bare "I already said that" credits the target from the earlier answer that answers its probe."""
+    question = bank["algo-02"]
+    driver = graph_driver(plan=KL)
+    await driver.start()
+    await driver.reply("answer", f"{KL_LEVEL_1} {ENTROPY_SAID}")
+    asked = driver.waiting["target"]
+    await driver.reply("answer", "I already said that.")
+    assert driver.values["turns"][-1].heard is Heard.already_said
+    # The target just asked was not in the first answer: nothing is credited for it, and the reply says so.
+    assert asked in driver.values["assessment"].missed
+    assert driver.waiting["target"] != asked
+    assert opening(driver.waiting["text"]) in {"i went", "i re"}
+
+    entropy = question.key_point("entropy-constant-same-gradient")
+    again = graph_driver(plan=KL, thread="again")
+    await again.start()
+    await again.reply("answer", KL_LEVEL_1)
+    await again.reply("answer", f"I mean, {ENTROPY_SAID}")  # said in words that the cues miss
+    assert again.waiting["target"] != entropy.id
+    await again.reply("answer", "我刚才已经说过了。")
+    assert again.values["turns"][-1].heard is Heard.already_said
+
+
+async def test_a_clarifying_question_is_answered_from_the_bank_and_the_question_asked_again(graph_driver, bank):
+    question = bank["algo-02"]
+    direction = next(c for c in question.clarifications if "direction" in c.asks.en)
+    driver = graph_driver(plan=KL)
+    await driver.start()
+    await driver.reply("answer", "Which direction of KL do you mean?")
+    waiting = driver.waiting
+    assert waiting["kind"] == "ask" and waiting["question"] == "algo-02"
+    assert direction.answer.en in waiting["text"]
+    assert waiting["text"].endswith(question.prompt.en)
+    assert driver.values["turns"][-1].heard is Heard.clarify
+    assert driver.values["follow_ups"] == 0 and driver.assessments() == [], "not judged, no follow-up used"
+    await driver.reply("answer", KL_LEVEL_1)
+    assert driver.waiting["kind"] == "follow_up"
+
+
+async def test_a_clarifying_question_in_chinese(graph_driver, bank):
+    question = bank["algo-02"]
+    direction = next(c for c in question.clarifications if "direction" in c.asks.en)
+    driver = graph_driver(plan=KL, lang="zh")
+    await driver.start()
+    await driver.reply("answer", "这里的 KL 指的是哪个方向？")
+    assert direction.answer.zh in driver.waiting["text"]
+    assert driver.waiting["text"].endswith(question.prompt.zh)
+
+
+async def test_repeat_and_wait_in_words_cost_no_follow_up(graph_driver, bank):
+    driver = graph_driver(plan=KL)
+    await driver.start()
+    await driver.reply("answer", KL_LEVEL_1)
+    follow_up = driver.waiting
+    await driver.reply("answer", "Let me think.")
+    waiting = driver.waiting
+    assert driver.values["turns"][-1].heard is Heard.wait
+    assert waiting["target"] == follow_up["target"] and waiting["follow_ups"] == follow_up["follow_ups"]
+    assert bank["algo-02"].key_point(follow_up["target"]).probe.en not in waiting["text"], "it waits, it does not re-ask"
+    await driver.reply("answer", "Sorry, could you say that again?")
+    again = driver.waiting
+    assert driver.values["turns"][-1].heard is Heard.repeat
+    assert bank["algo-02"].key_point(follow_up["target"]).probe.en in again["text"]
+    assert again["follow_ups"] == follow_up["follow_ups"]
+    assert len(driver.assessments()) == 1
+
+
+async def test_a_request_to_move_on_closes_the_question(graph_driver):
+    for thread, words in (("en", "Can we move on?"), ("zh", "下一题吧。")):
+        driver = graph_driver(plan=KL, thread=thread)
+        await driver.start()
+        await driver.reply("answer", KL_LEVEL_1)
+        await driver.reply("answer", words)
+        assert driver.waiting["question"] == "infra-10"
+        assert driver.values["turns"][-1].action is CandidateAction.skip
+        assert driver.values["turns"][-1].decision.why == "the candidate skipped"
+        assert driver.values["summaries"][0].depth >= 1, "what was shown before still counts"
+
+
+async def test_every_part_is_touched_before_any_depth_probe(graph_driver, bank):
+    """algo-07 asks four things: the follow-ups walk the untouched parts in order, one each."""
+    question = bank["algo-07"]
+    first = question.parts[0]
+    driver = graph_driver(plan=["algo-07"], max_follow_ups=6)
+    await driver.start()
+    await driver.reply("answer", " ".join(explain(kp.cues.en[0]) for kp in question.points_of(first.id) if kp.level <= 2))
+    visited = []
+    for _ in range(len(question.parts) - 1):
+        waiting = driver.waiting
+        assert waiting["kind"] == "follow_up"
+        part = question.key_point(waiting["target"]).part
+        visited.append(part)
+        await driver.reply("answer", explain(question.key_point(waiting["target"]).cues.en[0]))
+    assert visited == [p.id for p in question.parts[1:]]
+
+
+async def test_no_two_lines_in_a_row_open_alike(graph_driver, bank):
+    driver = graph_driver(plan=["algo-07", "infra-12", "algo-05"], max_follow_ups=4)
+    await driver.start()
+    lines = []
+    while driver.waiting is not None:
+        waiting = driver.waiting
+        if waiting["kind"] != "ask":
+            lines.append(waiting["text"])
+        question = bank[waiting["question"]]
+        target = waiting.get("target")
+        point = question.key_point(target) if target in {kp.id for kp in question.key_points} else None
+        await driver.reply("answer", explain(point.cues.en[0]) if point else explain(question.key_points[0].cues.en[0]))
+    assert len(lines) >= 6
+    assert all(opening(a) != opening(b) for a, b in zip(lines, lines[1:])), lines
