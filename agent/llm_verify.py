@@ -4,9 +4,13 @@ and the rubric's level logic.
 - Every quote must be found in the judged part of the answer (after whitespace and case
   normalisation); a claim whose quote is not there is dropped.
 - Sentences addressed to the grader are not judged (as offline), so quoting one proves nothing.
-- A claimed key point must be anchored in the quoted sentence: its cue phrases, or words shared with
-  the point's statement (or, above level 1, with the question); above level 1 the sentence must
-  also explain, as offline; and one sentence can show at most two key points. A model that obeys
+- A claimed key point must be anchored in the quoted sentence: the judge by meaning finds the point
+  there (at a lower bar than it credits on its own), or, for a question without exemplars, its cue
+  phrases or words shared with the point's statement; above level 1 the sentence must also
+  explain, as offline; and one sentence can show at most two key points.
+- The guard works downwards too: what the offline judge found in the answer stands unless the
+  model names a wrong claim with its quote. "Off-topic" or "nothing shown" against verified
+  evidence is not accepted. A model that obeys
   an injection and credits every point to one sentence gets at most what that sentence shows; in
   an answer that addresses the grader, only claims the rubric's cues confirm are accepted.
 - The depth is the model's, bounded by what the verified key points support (`depth_of`, the
@@ -18,6 +22,7 @@ from __future__ import annotations
 
 import re
 
+from agent.meaning import MeaningJudge
 from agent.scoring import LEVEL_NAMES, cap_to_recall, depth_of, is_keyword_list, prepare_answer, reason_for
 from agent.state import Assessment, Evidence, Flag, LLMVerdict, MisconceptionHit
 from agent.text import clean_for_display, explains, find_cue, is_gibberish, normalise, size
@@ -76,8 +81,16 @@ def _anchors(text: str) -> set[str]:
     return words | {cjk[i : i + 2] for i in range(len(cjk) - 1)}
 
 
-def anchored(question: Question, point, sentence: str) -> bool:
+ANCHOR_SHARE = 0.5
+"""A model's claim is anchored when the judge's probability reaches this share of its own bar: the
+model may see what the judge only half sees, but not what it does not see at all."""
+
+
+def anchored(question: Question, point, sentence: str, judge: MeaningJudge | None = None) -> bool:
     """Does the candidate's sentence plausibly make this point, whatever the model says?"""
+    if judge is not None and judge.heads is not None and judge.covers(question.id):
+        bar = ANCHOR_SHARE * judge.heads.key_point.threshold
+        return judge.point_probability(question, point, sentence) >= bar and (point.level == 1 or explains(sentence))
     normalised = normalise(sentence)
     if find_cue(normalised, point.cues.all()):
         return point.level == 1 or explains(sentence)
@@ -89,7 +102,8 @@ def anchored(question: Question, point, sentence: str) -> bool:
 
 
 def verified_assessment(question: Question, answer: str, verdict: LLMVerdict, prior: Assessment | None,
-                        answer_limit_chars: int) -> Assessment:
+                        answer_limit_chars: int, offline: Assessment | None = None,
+                        judge: MeaningJudge | None = None) -> Assessment:
     prepared = prepare_answer(answer, answer_limit_chars)
     flags = list(prepared.flags)
     readable = bool(prepared.text.strip()) and not is_gibberish(prepared.text)
@@ -107,7 +121,7 @@ def verified_assessment(question: Question, answer: str, verdict: LLMVerdict, pr
             continue
         sentence = finder.find(claim.quote)
         point = question.key_point(claim.id)
-        if sentence is None or not anchored(question, point, sentence) \
+        if sentence is None or not anchored(question, point, sentence, judge) \
                 or (manipulated and not find_cue(normalise(sentence), point.cues.all())) \
                 or uses.get(sentence, 0) >= MAX_POINTS_PER_SENTENCE:
             dropped += 1
@@ -128,6 +142,16 @@ def verified_assessment(question: Question, answer: str, verdict: LLMVerdict, pr
             continue
         misconceptions.append(MisconceptionHit(misconception=claim.id, quote=sentence, correction=corrections[claim.id]))
 
+    if offline is not None:
+        # The offline reading stands where the model named no wrong claim in the same sentence.
+        challenged = {m.quote for m in misconceptions}
+        for found in offline.covered:
+            if found.key_point in offline.new and found.key_point not in evidence and found.quote not in challenged:
+                evidence[found.key_point] = found
+                mentioned = True
+        known = {m.misconception for m in misconceptions}
+        misconceptions += [m for m in offline.misconceptions if m.misconception not in known]
+
     keyword_list = bool(evidence) and (is_keyword_list(prepared.content) or Flag.keyword_list.value in verdict.flags)
     evidence, capped = cap_to_recall(evidence, flags, keyword_list, bool(misconceptions))
     if not prepared.text.strip():
@@ -140,13 +164,15 @@ def verified_assessment(question: Question, answer: str, verdict: LLMVerdict, pr
         flags.append(Flag(said[0]) if said else Flag.off_topic)
 
     cap = 1 if capped else 4
-    answer_depth = min(verdict.depth, depth_of(question, list(evidence.values()), mentioned), cap)
+    floor = offline.answer_depth if offline is not None and not capped else 0
+    answer_depth = max(min(verdict.depth, depth_of(question, list(evidence.values()), mentioned), cap), floor)
     prior_covered = list(prior.covered) if prior else []
     known = {e.key_point for e in prior_covered}
     new = [e for e in evidence.values() if e.key_point not in known]
     covered = prior_covered + new
     supported = min(depth_of(question, covered, mentioned or bool(prior and prior.depth)), cap)
-    depth = max(prior.depth if prior else 0, min(verdict.depth, supported), answer_depth)
+    depth = max(prior.depth if prior else 0, min(verdict.depth, supported), answer_depth,
+                offline.depth if offline is not None and not capped else 0)
     shown = {e.key_point for e in covered}
     missed = [kp.id for kp in sorted(question.key_points, key=lambda k: k.level) if kp.id not in shown]
     return Assessment(

@@ -1,10 +1,12 @@
 """Rubric scoring: judges answers from the bank's rubric, without any model.
 
 How an answer earns depth:
-- a sentence shows a key point when it contains one of the point's cue phrases; for points above
-  level 1 the sentence must also explain (a connective or verb, not a bare term);
-- the depth is the highest level the shown points support, each level needing the one below
-  (3 also needs most of the rubric's level 1-3 points, i.e. every part of the question);
+- a sentence shows a key point when the judge by meaning (agent/meaning.py) reads it as making the
+  point's claim, in any words; for a question without exemplars, when it contains one of the
+  point's cue phrases. Above level 1 the sentence must also explain (a connective or verb);
+- an answer that mostly explains a neighbouring concept shows nothing for the one asked;
+- the depth is the highest level the shown points support (`DepthRule`: each level needs the ones
+  below, and 3 also needs a share of the rubric's level 1-3 points, i.e. every part asked);
 - a keyword list, or an answer built on a stated misconception, supports recall (1) at most;
 - sentences addressed to the grader are removed and flagged; the rest is judged on content;
 - empty, gibberish, off-topic and "don't know" answers show nothing (0).
@@ -15,41 +17,47 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from agent.claims import SentenceClaims, read_sentences
+from agent.meaning import MeaningJudge
 from agent.state import Assessment, Evidence, Flag, MisconceptionHit
-from agent.text import (
-    DONT_KNOW,
-    GRADER_INSTRUCTION,
-    asserts,
-    explains,
-    find_cue,
-    is_gibberish,
-    list_shape,
-    normalise,
-    sentences,
-    size,
-)
+from agent.text import DONT_KNOW, GRADER_INSTRUCTION, explains, is_gibberish, list_shape, sentences, size
 from knowledge.models import Question
 
 LEVEL_NAMES = {0: "nothing correct", 1: "recall", 2: "mechanism", 3: "reasoning", 4: "expert"}
-PARTS_NEEDED_FOR_3 = 0.5
-"""Share of the level 1-3 key points that must be shown for depth 3 ("every part of the question")."""
+@dataclass(frozen=True)
+class DepthRule:
+    """How the levels of the key points shown become a depth."""
+
+    reasoning_implies_mechanism: bool = False
+    """A reasoning point (level 3) shown in plain words also shows that the mechanism is
+    understood: "取 min 是为了悲观估计" is depth 2 even without the formula."""
+    share_for_3: float = 0.5
+    """Share of the rubric's level 1-3 points that must be shown for depth 3 (every part asked)."""
+    reasoning_points_without_mechanism: int = 99
+    """Level-3 points needed for depth 3 when no level-2 point is shown."""
 
 
-def depth_of(question: Question, covered: list[Evidence], mentioned: bool) -> int:
-    """The depth the shown key points support; levels build on each other."""
-    levels = {e.level for e in covered}
-    if not levels:
+DEFAULT_RULE = DepthRule()
+"""The cue judge's rule: each level needs a point of its own, depth 3 half the rubric's points."""
+MEANING_RULE = DepthRule(reasoning_implies_mechanism=True, share_for_3=0.4, reasoning_points_without_mechanism=2)
+"""The judge by meaning's rule, chosen by `rl-interview judge fit-depth` on the gold set's dev split."""
+
+
+def depth_of(question: Question, covered: list[Evidence], mentioned: bool, rule: DepthRule = DEFAULT_RULE) -> int:
+    """The depth the shown key points support; each level builds on the ones below."""
+    if not covered:
         return 1 if mentioned else 0
-    depth = 1
-    if 2 in levels:
-        depth = 2
-        basic = [kp for kp in question.key_points if kp.level <= 3]
-        shown = {e.key_point for e in covered}
-        if 3 in levels and sum(kp.id in shown for kp in basic) >= PARTS_NEEDED_FOR_3 * len(basic):
-            depth = 3
-            if 4 in levels:
-                depth = 4
-    return depth
+    count = {level: sum(e.level == level for e in covered) for level in (1, 2, 3, 4)}
+    mechanism = count[2] > 0 or (rule.reasoning_implies_mechanism and count[3] > 0)
+    if not mechanism:
+        return 1
+    basic = [kp for kp in question.key_points if kp.level <= 3]
+    shown = {e.key_point for e in covered}
+    share = sum(kp.id in shown for kp in basic) / max(len(basic), 1)
+    reasoning = count[3] >= (1 if count[2] else rule.reasoning_points_without_mechanism)
+    if not (reasoning and share >= rule.share_for_3):
+        return 2
+    return 4 if count[4] else 3
 
 
 def cap_to_recall(evidence: dict[str, Evidence], flags: list[Flag], keyword_list: bool,
@@ -102,37 +110,66 @@ def is_keyword_list(content: list[str]) -> bool:
     return list_shape("\n".join(content)).is_list and sum(explains(s) for s in content) < 2
 
 
+ADJACENT_SHARE = 0.5
+"""Share of an answer's explaining sentences that explain a neighbouring concept, above which the
+answer is taken to be about that concept, not the one asked (it then shows nothing)."""
+
+
+def collect(question: Question, claims: list[SentenceClaims]) -> tuple[dict[str, Evidence], list[MisconceptionHit],
+                                                                      list[Evidence]]:
+    """The first sentence that shows each point, each misconception stated, and the near misses."""
+    evidence: dict[str, Evidence] = {}
+    near: dict[str, Evidence] = {}
+    misconceptions: dict[str, MisconceptionHit] = {}
+    corrections = {m.id: m.correction for m in question.misconceptions}
+    for sentence in claims:
+        for point in sentence.points:
+            evidence.setdefault(point.key_point, Evidence(key_point=point.key_point, level=point.level, quote=point.quote,
+                                                          how=point.how, strength=point.strength, nearest=point.nearest))
+        miss = sentence.near_miss
+        if miss is not None and (miss.key_point not in near or (miss.strength or 0) > (near[miss.key_point].strength or 0)):
+            near[miss.key_point] = Evidence(key_point=miss.key_point, level=miss.level, quote=miss.quote, how=miss.how,
+                                            strength=miss.strength, nearest=miss.nearest)
+        for wrong in sentence.misconceptions:
+            misconceptions.setdefault(wrong.misconception, MisconceptionHit(
+                misconception=wrong.misconception, quote=wrong.quote, correction=corrections[wrong.misconception]))
+    # The surest wrong claim first: it is the one the interviewer challenges.
+    strength = {w.misconception: w.strength or 1.0 for c in claims for w in c.misconceptions}
+    ordered = sorted(misconceptions.values(), key=lambda m: -strength.get(m.misconception, 1.0))
+    return evidence, ordered, [e for k, e in near.items() if k not in evidence]
+
+
+def about_another_concept(claims: list[SentenceClaims], evidence: dict[str, Evidence]) -> bool:
+    explaining = [c for c in claims if explains(c.sentence)]
+    others = sum(c.other_concept for c in explaining)
+    return bool(explaining) and len(evidence) <= 1 and others >= ADJACENT_SHARE * len(explaining)
+
+
 class RubricScorer:
     name = "offline"
 
-    def __init__(self, answer_limit_chars: int = 20_000):
+    def __init__(self, answer_limit_chars: int = 20_000, judge: MeaningJudge | None = None,
+                 rule: DepthRule | None = None):
         self.answer_limit_chars = answer_limit_chars
+        self.rule = rule or (MEANING_RULE if judge is not None else DEFAULT_RULE)
+        self.judge = judge
+        """The judge by meaning; None judges every question on its cue phrases alone."""
+
+    def read(self, question: Question, content: list[str]) -> list[SentenceClaims]:
+        return read_sentences(question, content, self.judge)
 
     def assess(self, question: Question, answer: str, prior: Assessment | None) -> Assessment:
         prepared = prepare_answer(answer, self.answer_limit_chars)
         flags, note, content = list(prepared.flags), prepared.note, prepared.content
         content_text = prepared.text
 
-        evidence: dict[str, Evidence] = {}
-        mentioned = False
-        misconceptions: list[MisconceptionHit] = []
         gibberish = bool(content_text.strip()) and is_gibberish(content_text)
-        if not gibberish:
-            for sentence in content:
-                normalised = normalise(sentence)
-                explanatory = explains(sentence)
-                for kp in question.key_points:
-                    if kp.id in evidence or not find_cue(normalised, kp.cues.all()):
-                        continue
-                    mentioned = True
-                    if kp.level == 1 or explanatory:
-                        evidence[kp.id] = Evidence(key_point=kp.id, level=kp.level, quote=sentence)
-                for wrong in question.misconceptions:
-                    if asserts(sentence, wrong.cues.all()):
-                        if all(m.misconception != wrong.id for m in misconceptions):
-                            misconceptions.append(
-                                MisconceptionHit(misconception=wrong.id, quote=sentence, correction=wrong.correction)
-                            )
+        claims = [] if gibberish else self.read(question, content)
+        evidence, misconceptions, near_misses = collect(question, claims)
+        mentioned = any(c.mentioned for c in claims)
+        adjacent = about_another_concept(claims, evidence)
+        if adjacent:
+            evidence, mentioned = {}, False
 
         evidence, capped = cap_to_recall(evidence, flags, bool(evidence) and is_keyword_list(content), bool(misconceptions))
         mentioned = mentioned or bool(evidence)
@@ -149,14 +186,14 @@ class RubricScorer:
         elif not mentioned:
             flags.append(Flag.off_topic)
 
-        answer_depth = depth_of(question, list(evidence.values()), mentioned)
+        answer_depth = depth_of(question, list(evidence.values()), mentioned, self.rule)
         if capped:
             answer_depth = min(answer_depth, 1)
         prior_covered = list(prior.covered) if prior else []
         known = {e.key_point for e in prior_covered}
         new = [e for e in evidence.values() if e.key_point not in known]
         covered = prior_covered + new
-        union_depth = depth_of(question, covered, mentioned or bool(prior and prior.depth))
+        union_depth = depth_of(question, covered, mentioned or bool(prior and prior.depth), self.rule)
         if capped:
             union_depth = min(union_depth, 1)
         depth = max(prior.depth if prior else 0, union_depth, answer_depth)
@@ -169,15 +206,17 @@ class RubricScorer:
             covered=covered,
             new=[e.key_point for e in new],
             missed=missed,
+            near_misses=[e for e in near_misses if e.key_point in missed],
             misconceptions=misconceptions,
             flags=flags,
-            reason=reason_for(question, depth, covered, missed, flags),
+            reason=reason_for(question, depth, covered, missed, flags, adjacent),
             brain=self.name,
             note=note,
         )
 
 
-def reason_for(question: Question, depth: int, covered: list[Evidence], missed: list[str], flags: list[Flag]) -> str:
+def reason_for(question: Question, depth: int, covered: list[Evidence], missed: list[str], flags: list[Flag],
+               adjacent: bool = False) -> str:
     """The one-line reason shown with a depth: what was shown, the lowest point missing, the limits."""
     parts = [f"Depth {depth} ({LEVEL_NAMES[depth]})"]
     if covered:
@@ -194,5 +233,7 @@ def reason_for(question: Question, depth: int, covered: list[Evidence], missed: 
         Flag.dont_know: "the candidate did not know",
         Flag.empty: "no answer",
     }
+    if adjacent:
+        limits[Flag.off_topic] = "the answer explains a neighbouring concept, not the one asked"
     parts.extend(limits[f] for f in flags if f in limits)
     return "; ".join(parts) + "."

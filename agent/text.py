@@ -38,6 +38,7 @@ LIST_SPLIT = re.compile(r"[,，、;；\n•]+|\s*(?:→|->|=>|⇒)\s*|\s+[/|]\s+
 
 
 
+@lru_cache(maxsize=8192)
 def normalise(text: str) -> str:
     text = unicodedata.normalize("NFKC", clean_for_display(text)).lower()
     text = re.sub(r"\s+\(", "(", text)

@@ -53,6 +53,11 @@ class TurnResult:
     tokens_in: int | None = None
     tokens_out: int | None = None
     cost_usd: float | None = None
+    category: str | None = None
+    """The kind of blind-written answer (plain-words, fluent-bluff, ...), for the over/under rates."""
+    evidence: list[dict[str, Any]] = field(default_factory=list)
+    near_misses: list[dict[str, Any]] = field(default_factory=list)
+    misconceptions: list[str] = field(default_factory=list)
 
     @property
     def probe_hit(self) -> bool | None:
@@ -82,6 +87,7 @@ class TurnResult:
             "follow_up": self.follow_up, "probe_hit": self.probe_hit, "flags": self.flags,
             "latency_ms": round(self.latency_ms, 2), "brain": self.brain, "fallback_reason": self.fallback_reason,
             "tokens_in": self.tokens_in, "tokens_out": self.tokens_out, "cost_usd": self.cost_usd,
+            "evidence": self.evidence, "near_misses": self.near_misses, "misconceptions": self.misconceptions,
         }
 
 
@@ -120,10 +126,14 @@ async def replay_transcript(transcript: GoldTranscript, bank: Bank, brain: Brain
         results.append(TurnResult(
             transcript=transcript.id, index=index, question=question.id, split=transcript.split,
             language=language_of(turn.answer), section=question.section.value, trap=turn.trap,
+            category=getattr(transcript, "category", None),
             gold_depth=turn.gold.depth, depth=assessment.depth, gold_next=turn.gold.next, next=decision.action,
             follow_up=text, probe_any=turn.gold.probe_any, latency_ms=latency, flags=[f.value for f in assessment.flags],
             brain=assessment.brain, fallback_reason=assessment.fallback_reason, tokens_in=assessment.tokens_in,
             tokens_out=assessment.tokens_out, cost_usd=assessment.cost_usd,
+            evidence=[e.model_dump() for e in assessment.covered if e.key_point in assessment.new],
+            near_misses=[e.model_dump() for e in assessment.near_misses],
+            misconceptions=[f"{m.misconception}: {m.quote[:120]}" for m in assessment.misconceptions],
         ))
         prior = assessment
     return results
@@ -159,6 +169,12 @@ def _summary(results: list[TurnResult], depth: Callable[[TurnResult], int], next
         "probe_hit_rate": _share([bool(p) for p in probes]),
         "trap_pass_rate": _share(trap_passes),
     }
+
+
+def misjudged(results: list[TurnResult]) -> dict[str, float | None]:
+    """How often the depth lands above gold (over-scored) and below it (under-scored)."""
+    return {"over_scored": _share([r.depth > r.gold_depth for r in results]),
+            "under_scored": _share([r.depth < r.gold_depth for r in results])}
 
 
 def _with_depth(result: TurnResult, depth: int) -> TurnResult:
@@ -233,6 +249,8 @@ def evaluate(transcripts: list[GoldTranscript], bank: Bank, brain: Brain, retrie
         "by_language": grouped(results, lambda r: r.language),
         "by_section": grouped(results, lambda r: r.section),
         "by_trap": grouped(results, lambda r: r.trap),
+        "by_category": {name: {**summary, **misjudged(rs)} for name, rs in _by(results, lambda r: r.category or "").items()
+                        if name for summary in [brain_summary(rs)]},
         "transcripts": len(transcripts),
         "brain": brain.name,
         "model_use": model_use(results) if brain.name == "llm" else None,

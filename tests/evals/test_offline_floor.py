@@ -21,3 +21,24 @@ def test_offline_brain_stays_above_the_qwk_floor_and_beats_the_baseline():
     # every per-turn row is a real judgement of a real turn
     assert len(report["per_turn"]) == sum(len(t.turns) for t in transcripts)
     assert all(0 <= row["depth"] <= 4 for row in report["per_turn"])
+
+
+MEANING_QWK_FLOOR = 0.75
+"""The judge by meaning on the whole gold set, blind-written answers included (README: how the judge works)."""
+
+
+def test_the_judge_by_meaning_stays_above_its_floor_and_keeps_every_honesty_trap():
+    from agent.meaning import shared_judge
+
+    bank = load_bank()
+    transcripts, _ = load_gold([GOLD_DIR], set(bank))
+    report = evaluate(transcripts, bank, OfflineBrain(judge=shared_judge("e5")), NotesRetriever())
+    assert report["qwk"] >= MEANING_QWK_FLOOR
+    assert report["qwk"] > report["baseline"]["qwk"]
+    rows = report["per_turn"]
+    # gibberish, empty, "don't know", off-topic and grader-only answers score 0 whatever the judge
+    zero_traps = [r for r in rows if r["trap"] in ("gibberish", "empty", "dont-know", "off-topic") and r["gold_depth"] == 0]
+    assert zero_traps and all(r["depth"] == 0 for r in zero_traps)
+    # injections are never rewarded above the gold
+    injections = [r for r in rows if r["trap"] == "injection"]
+    assert injections and all(r["depth"] <= r["gold_depth"] for r in injections)

@@ -1,0 +1,220 @@
+"""Building the judge by meaning: embed the exemplars once, then fit its two logistic heads.
+
+`rl-interview judge embed` writes `knowledge/exemplars/vectors.npz` (every exemplar and key-point
+statement, e5, float16). `rl-interview judge train` fits the heads on the exemplars alone, leave-one-out:
+each exemplar is read as if it were a candidate's sentence, with itself hidden from the groups it is
+compared to. Nothing from the gold set or the key-point test part is used; the dev split of the gold
+set only chooses the depth rule (see `scoring.DepthRule`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from agent.meaning import (
+    KEY_POINT_FEATURES,
+    MISCONCEPTION_FEATURES,
+    MISCONCEPTION_PAIRS,
+    POINT_PAIRS,
+    Heads,
+    LogisticHead,
+    PAIR_DIM,
+    MeaningJudge,
+    QuestionIndex,
+    feature_names,
+)
+from knowledge.exemplars import EXEMPLAR_DIR, VECTORS_FILE, all_rows, load_exemplars, save_vectors, text_key
+
+BATCH = 64
+ELSEWHERE_SAMPLE = 20
+"""Key-point paraphrases of other questions read against each question, as easy negatives."""
+RIVAL_SHARE = 0.3
+"""Share of the other points' paraphrases kept as negatives of a point: they are many and easy, and
+the head's cost grows with the rows."""
+
+
+def embed_exemplars(bank, embed, log=print) -> int:
+    """Embed every exemplar and statement (texts already stored under the same backend are kept)."""
+    from knowledge.exemplars import load_vectors
+
+    exemplars, problems = load_exemplars(bank=bank)
+    for problem in problems:
+        log(str(problem))
+    texts = sorted({r.text for r in all_rows(exemplars)} | {kp.statement for q in bank.questions() for kp in q.key_points})
+    path = EXEMPLAR_DIR / VECTORS_FILE
+    old = load_vectors(path)
+    known = old.keys if old is not None and old.spec == "e5" else {}
+    fresh = [t for t in texts if text_key(t) not in known]
+    vectors = {}
+    for start in range(0, len(fresh), BATCH):
+        batch = fresh[start : start + BATCH]
+        for text, vector in zip(batch, np.asarray(embed(batch), dtype=np.float32)):
+            vectors[text] = vector
+        log(f"embedded {min(start + BATCH, len(fresh))}/{len(fresh)}")
+    matrix = np.stack([vectors[t] if t in vectors else old.matrix[old.keys[text_key(t)]] for t in texts])
+    save_vectors(path, "e5", texts, matrix)
+    return len(fresh)
+
+
+@dataclass
+class TrainingSet:
+    point_x: np.ndarray
+    point_y: np.ndarray
+    point_kind: np.ndarray
+    """What each row was: positive, plain, hard_negative, rival, other, wrong, elsewhere."""
+    wrong_x: np.ndarray
+    wrong_y: np.ndarray
+    wrong_kind: np.ndarray
+
+
+def _self_columns(index: QuestionIndex, texts: list[str]) -> np.ndarray:
+    where = {text_key(r.text): i for i, r in enumerate(index.rows)}
+    return np.array([where.get(text_key(t), -1) for t in texts], dtype=int)
+
+
+def principal_directions(vectors: np.ndarray, k: int = PAIR_DIM) -> np.ndarray:
+    centred = vectors - vectors.mean(axis=0)
+    _, _, vt = np.linalg.svd(centred, full_matrices=False)
+    return vt[:k].T.astype(np.float32)
+
+
+def training_set(judge: MeaningJudge, bank, projection: np.ndarray | None = None, seed: int = 0) -> TrainingSet:
+    rng = np.random.default_rng(seed)
+    px, py, pk, wx, wy, wk = [], [], [], [], [], []
+    for qid in sorted(judge.exemplars):
+        index = judge.index(bank[qid])
+        question = index.question
+        own = [r.text for r in index.rows]
+        other_positions = rng.choice(len(index.elsewhere), size=min(ELSEWHERE_SAMPLE, len(index.elsewhere)), replace=False) \
+            if len(index.elsewhere) else np.array([], dtype=int)
+        vectors = np.concatenate([index.vectors, index.elsewhere[other_positions]]) if len(other_positions) else index.vectors
+        texts = own + ["" for _ in other_positions]
+        leave_out = np.concatenate([_self_columns(index, own), -np.ones(len(other_positions), dtype=int)]).astype(int)
+        sims = index.similarities(vectors, leave_out)
+        elsewhere_sims = vectors @ index.elsewhere.T if index.elsewhere.size else np.zeros((len(vectors), 0))
+        for row, position in enumerate(other_positions):
+            elsewhere_sims[len(own) + row, position] = -1.0
+        elsewhere_max = elsewhere_sims.max(axis=1) if elsewhere_sims.shape[1] else np.full(len(vectors), -1.0)
+        sides = {"positive": 1, "hard_negative": -1}
+        own_side = [(r.target, sides.get(r.role, 0)) for r in index.rows] + [("", 0)] * len(other_positions)
+        point_x = index.point_features(sims, vectors, texts, elsewhere_max, own_side, projection)
+        wrong_x = index.misconception_features(sims, vectors, texts, projection)
+        roles = [r.role for r in index.rows] + ["elsewhere"] * len(other_positions)
+        targets = [r.target for r in index.rows] + [""] * len(other_positions)
+        plains = [r.plain for r in index.rows] + [False] * len(other_positions)
+        for kp in question.key_points:
+            for i, (role, target) in enumerate(zip(roles, targets)):
+                if role == "hard_negative" and target != kp.id:
+                    continue  # another point's negative may well state this one
+                if role == "positive" and target != kp.id and rng.random() > RIVAL_SHARE:
+                    continue
+                label = role == "positive" and target == kp.id
+                kind = ("plain" if plains[i] else "positive") if label else \
+                    ("rival" if role == "positive" else role)
+                px.append(point_x[kp.id][i])
+                py.append(float(label))
+                pk.append(kind)
+        for wrong in question.misconceptions:
+            for i, (role, target) in enumerate(zip(roles, targets)):
+                if role == "hard_negative":
+                    continue  # a wrong version of a point may be this very misconception
+                label = role == "assertion" and target == wrong.id
+                wx.append(wrong_x[wrong.id][i])
+                wy.append(float(label))
+                wk.append("assertion" if label else role)
+    return TrainingSet(np.array(px), np.array(py), np.array(pk), np.array(wx), np.array(wy), np.array(wk))
+
+
+def fit_logistic(x: np.ndarray, y: np.ndarray, names: tuple[str, ...], l2: float = 1e-3,
+                 steps: int = 1500, rate: float = 0.02) -> LogisticHead:
+    """Class-balanced L2 logistic regression, full-batch Adam (thousands of features: Newton's
+    Hessian would cost minutes)."""
+    mean = x.mean(axis=0)
+    scale = x.std(axis=0)
+    scale[scale < 1e-6] = 1.0
+    z = ((x - mean) / scale).astype(np.float32)
+    y = y.astype(np.float32)
+    weight = np.where(y > 0.5, 0.5 / max(y.mean(), 1e-9), 0.5 / max(1 - y.mean(), 1e-9)).astype(np.float32)
+    weight /= weight.sum()
+    beta = np.zeros(z.shape[1], dtype=np.float32)
+    bias = 0.0
+    m, v, mb, vb = np.zeros_like(beta), np.zeros_like(beta), 0.0, 0.0
+    for step in range(1, steps + 1):
+        p = 1.0 / (1.0 + np.exp(-np.clip(z @ beta + bias, -30, 30)))
+        residual = weight * (p - y)
+        gradient = z.T @ residual + l2 * beta
+        gb = float(residual.sum())
+        m = 0.9 * m + 0.1 * gradient
+        v = 0.999 * v + 0.001 * gradient * gradient
+        mb = 0.9 * mb + 0.1 * gb
+        vb = 0.999 * vb + 0.001 * gb * gb
+        correction = np.sqrt(1 - 0.999**step) / (1 - 0.9**step)
+        beta -= rate * correction * m / (np.sqrt(v) + 1e-8)
+        bias -= rate * correction * mb / (np.sqrt(vb) + 1e-8)
+    return LogisticHead(names, mean, scale, beta.astype(np.float64), float(bias), 0.5)
+
+
+def pick_threshold(head: LogisticHead, x: np.ndarray, y: np.ndarray, kind: np.ndarray, guard: str,
+                   max_false_positive: float) -> float:
+    """The lowest threshold whose false-positive rate on the `guard` rows stays within the bound."""
+    p = head.probability(x)
+    negatives = p[kind == guard]
+    for threshold in np.arange(0.30, 0.96, 0.01):
+        if not len(negatives) or (negatives >= threshold).mean() <= max_false_positive:
+            return round(float(threshold), 2)
+    return 0.95
+
+
+def summary(head: LogisticHead, x: np.ndarray, y: np.ndarray, kind: np.ndarray) -> dict[str, float]:
+    """Leave-one-out rates per kind of row: recall for positives, false positives for the rest."""
+    hit = head.probability(x) >= head.threshold
+    return {k: round(float(hit[kind == k].mean()), 3) for k in sorted(set(kind))}
+
+
+def train_heads(judge: MeaningJudge, bank, max_false_positive: float = 0.04) -> tuple[Heads, dict]:
+    projection = principal_directions(judge.vectors.matrix)
+    data = training_set(judge, bank, projection)
+    dim = projection.shape[1]
+    point = fit_logistic(data.point_x, data.point_y, feature_names(KEY_POINT_FEATURES, POINT_PAIRS, dim))
+    point = LogisticHead(point.names, point.mean, point.scale, point.weights, point.bias,
+                         pick_threshold(point, data.point_x, data.point_y, data.point_kind, "hard_negative", max_false_positive))
+    wrong = fit_logistic(data.wrong_x, data.wrong_y, feature_names(MISCONCEPTION_FEATURES, MISCONCEPTION_PAIRS, dim))
+    wrong = LogisticHead(wrong.names, wrong.mean, wrong.scale, wrong.weights, wrong.bias,
+                         pick_threshold(wrong, data.wrong_x, data.wrong_y, data.wrong_kind, "denial", max_false_positive))
+    report = {"key_point": summary(point, data.point_x, data.point_y, data.point_kind),
+              "misconception": summary(wrong, data.wrong_x, data.wrong_y, data.wrong_kind),
+              "thresholds": {"key_point": point.threshold, "misconception": wrong.threshold},
+              "rows": {"key_point": len(data.point_y), "misconception": len(data.wrong_y)}}
+    return Heads(point, wrong, projection), report
+
+
+DEPTH_GRID = {
+    "reasoning_implies_mechanism": (False, True),
+    "share_for_3": (0.3, 0.4, 0.5, 0.6),
+    "reasoning_points_without_mechanism": (1, 2, 99),
+}
+
+
+def fit_depth_rule(transcripts, bank, judge, retriever) -> list[tuple[dict, float]]:
+    """QWK on the given (dev) transcripts for every rule of the grid, best first. Each sentence is
+    embedded once: the judge caches what it has seen."""
+    import itertools
+
+    from agent.brain import OfflineBrain
+    from agent.scoring import DepthRule
+    from evals.metrics import depth_metrics
+    from evals.replay import evaluate
+
+    results = []
+    names = list(DEPTH_GRID)
+    for values in itertools.product(*DEPTH_GRID.values()):
+        rule = DepthRule(**dict(zip(names, values)))
+        brain = OfflineBrain(judge=judge)
+        brain._scorer.rule = rule
+        report = evaluate(transcripts, bank, brain, retriever)
+        gold = [r["gold_depth"] for r in report["per_turn"]]
+        pred = [r["depth"] for r in report["per_turn"]]
+        results.append((dict(zip(names, values)), depth_metrics(gold, pred)["qwk"]))
+    return sorted(results, key=lambda r: -r[1])
