@@ -10,6 +10,7 @@ from typing import Any
 
 from agent.brain import Brain, OfflineBrain
 from agent.graph import InterviewContext, builder
+from agent.meaning import shared_judge
 from agent.profile import Profile, ProfileRecorder, profile_path
 from agent.report import report_exported
 from agent.retrieval import Retriever, make_retriever
@@ -51,11 +52,12 @@ class Services:
 
 def make_brain(settings: Settings) -> Brain:
     """The LLM brain when a model is configured (litellm is imported only then), else the offline one."""
+    judge = shared_judge(settings.judge.embedding)
     if settings.llm.model:
         from agent.llm_brain import LLMBrain
 
-        return LLMBrain(settings.llm, settings.interview.answer_limit_chars)
-    return OfflineBrain(settings.interview.answer_limit_chars)
+        return LLMBrain(settings.llm, settings.interview.answer_limit_chars, judge)
+    return OfflineBrain(settings.interview.answer_limit_chars, judge)
 
 
 @contextlib.asynccontextmanager

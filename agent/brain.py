@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
+from agent.meaning import MeaningJudge
 from agent.scoring import RubricScorer
 from agent.state import Assessment, BrainMemory, Decision, Reference
 from agent.wording import phrase
@@ -51,8 +52,12 @@ class OfflineBrain:
 
     name = "offline"
 
-    def __init__(self, answer_limit_chars: int = 20_000):
-        self._scorer = RubricScorer(answer_limit_chars)
+    def __init__(self, answer_limit_chars: int = 20_000, judge: MeaningJudge | None = None):
+        self._scorer = RubricScorer(answer_limit_chars, judge)
+
+    @property
+    def judge(self) -> MeaningJudge | None:
+        return self._scorer.judge
 
     async def assess(self, question: Question, answer: str, prior: Assessment | None) -> Assessment:
         return self._scorer.assess(question, answer, prior)

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pydantic import ValidationError
 
 from agent.brain import OfflineBrain, TokenSink
+from agent.meaning import MeaningJudge
 from agent.llm_client import LLMFailure, ModelClient, Reply, Usage
 from agent.llm_prompts import assess_messages, follow_up_messages, repair_messages, verdict_schema
 from agent.llm_verify import verified_assessment
@@ -69,10 +70,10 @@ def session_key() -> str:
 class LLMBrain:
     name = "llm"
 
-    def __init__(self, settings: LLMSettings, answer_limit_chars: int = 20_000):
+    def __init__(self, settings: LLMSettings, answer_limit_chars: int = 20_000, judge: MeaningJudge | None = None):
         self.settings = settings
         self.answer_limit_chars = answer_limit_chars
-        self.offline = OfflineBrain(answer_limit_chars)
+        self.offline = OfflineBrain(answer_limit_chars, judge)
         self.client = ModelClient(settings)
         self._sessions: dict[str, _Session] = {}
         self._gates: dict[asyncio.AbstractEventLoop, asyncio.Semaphore] = {}
@@ -137,7 +138,10 @@ class LLMBrain:
         usage, session.carried = session.carried, Usage()
         try:
             verdict, spent = await self._verdict(session, question, answer, prior)
-            assessment = verified_assessment(question, answer, verdict, prior, self.answer_limit_chars)
+            # The offline judge's reading is the floor a model can lower only by naming a wrong claim.
+            offline = await self.offline.assess(question, answer, prior)
+            assessment = verified_assessment(question, answer, verdict, prior, self.answer_limit_chars,
+                                             offline=offline, judge=self.offline.judge)
             usage = usage + spent
         except LLMFailure as failure:
             usage = usage + failure.usage

@@ -54,6 +54,12 @@ class KnowledgeSettings(_Section):
     """Files larger than this are skipped with a message."""
 
 
+class JudgeSettings(_Section):
+    embedding: Literal["e5", "hash", "off"] = "e5"
+    """The offline judge by meaning: e5 (the default; its exemplar vectors ship with us), off (cue
+    phrases only), or hash (tests' tiny embedding: exemplars embedded on first use, judgement poor)."""
+
+
 class LLMSettings(_Section):
     model: str | None = None
     """litellm model name, e.g. openai/gpt-4o-mini; unset means the offline brain."""
@@ -95,6 +101,7 @@ class Settings(BaseSettings):
     """Folders of your own questions in our format (`<id>.yaml`, and its note `<id>.md` beside it),
     added to ours. In RL_INTERVIEW_BANK_PATHS: a JSON list or paths joined with the path separator."""
     knowledge: KnowledgeSettings = KnowledgeSettings()
+    judge: JudgeSettings = JudgeSettings()
     llm: LLMSettings = LLMSettings()
     interview: InterviewSettings = InterviewSettings()
 

@@ -13,7 +13,8 @@ import pytest
 
 @pytest.fixture(autouse=True)
 def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """RL_INTERVIEW_HOME in tmp_path, a config path that does not exist, the `hash` embedding.
+    """RL_INTERVIEW_HOME in tmp_path, a config path that does not exist, the `hash` embedding, the
+    cue-only judge.
 
     Any RL_INTERVIEW_* variable of the person running the tests is removed first, so their setup
     (a Chroma server, an LLM key) never leaks into a test.
@@ -25,6 +26,9 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("RL_INTERVIEW_HOME", str(home))
     monkeypatch.setenv("RL_INTERVIEW_CONFIG", str(tmp_path / "no-such-config.toml"))
     monkeypatch.setenv("RL_INTERVIEW_KNOWLEDGE__EMBEDDING", "hash")
+    # The judge by meaning is a test subject of its own (tests/agent/test_meaning.py and the eval
+    # floors turn it on); elsewhere the interviewer judges by cue phrases, fast and deterministic.
+    monkeypatch.setenv("RL_INTERVIEW_JUDGE__EMBEDDING", "off")
     return home
 
 
