@@ -11,6 +11,7 @@ import json
 from collections.abc import AsyncIterator
 from typing import IO
 
+from agent.parts import coverage_mark
 from agent.runner import Event, Interview
 from agent.state import CandidateAction
 from agent.text import clean_for_display
@@ -70,10 +71,21 @@ class Renderer:
             offline = f" [scored offline: {d['fallback_reason']}]" if d.get("fallback_reason") else ""
             return f"  depth so far: {d['depth']}/4{flags}{offline}\n"
         if event.type == "question_done":
-            return f"  -> {d['question']} done at depth {d['depth']}/4\n"
+            return f"  -> {d['question']} done at depth {d['depth']}/4\n" + _review(d)
         if event.type == "session_done":
             return f"\nSession {d['session_id']} {d.get('status', 'finished')}.\n"
         return ""
+
+
+def _review(done: dict) -> str:
+    """The closed question's parts, as far as each was shown, and what was shown only after a hint."""
+    lines = []
+    if len(done.get("parts") or []) > 1:
+        lines += [f"     {coverage_mark(p['shown'], p['of'])} {clean_for_display(p['text'])} ({p['shown']}/{p['of']}"
+                  + (", with a hint)" if p["hinted"] else ")") for p in done["parts"]]
+    if done.get("hinted"):
+        lines.append(f"     with a hint: {', '.join(done['hinted'])}")
+    return "".join(f"{line}\n" for line in lines)
 
 
 def _public(event: Event) -> dict:

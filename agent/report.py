@@ -9,6 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from agent.parts import part_coverage
 from agent.state import InterviewState, QuestionSummary, Reference
 from agent.text import clean_for_display
 from agent.wording import excerpt
@@ -119,9 +120,15 @@ def to_markdown(report: SessionReport, bank: Bank, lang: str | None = None) -> s
     for q in report.questions:
         question = bank[q.question]
         lines += ["", f"## {q.question}: {question.prompt.get(lang)}", "", f"**Depth {q.depth}.** {q.reason}", ""]
+        coverage = part_coverage(question, q.covered)
+        if len(coverage) > 1:
+            lines.append("Parts:")
+            lines += [f"- {c.mark} {c.part.get(lang)}: {c.shown} of {c.of} key point{'s' * (c.of != 1)}" + (" (with a hint)" if c.hinted else "")
+                      for c in coverage]
         if q.covered:
             lines.append("Shown:")
-            lines += [f"- {e.key_point} (level {e.level}): “{excerpt(e.quote, 160)}”" for e in q.covered]
+            lines += [f"- {e.key_point} (level {e.level}{', with a hint' if e.hinted else ''}): “{excerpt(e.quote, 160)}”"
+                      for e in q.covered]
         if q.missed:
             lines.append("Not shown:")
             lines += [f"- {kp} (level {question.key_point(kp).level}): {question.key_point(kp).statement}" for kp in q.missed]

@@ -167,3 +167,33 @@ async def test_no_two_lines_in_a_row_open_alike(graph_driver, bank):
         await driver.reply("answer", explain(point.cues.en[0]) if point else explain(question.key_points[0].cues.en[0]))
     assert len(lines) >= 6
     assert all(opening(a) != opening(b) for a, b in zip(lines, lines[1:])), lines
+
+
+async def test_the_reviews_show_part_coverage_and_what_came_with_a_hint(graph_driver, bank):
+    """The plain front end's review line, the report and the TUI review all show the parts."""
+    import io
+
+    from agent.plain import Renderer
+    from agent.report import build_report, to_markdown
+    from agent.runner import Event
+    from tui.screens.review import review_markdown
+
+    question = bank["algo-07"]
+    driver = graph_driver(plan=["algo-07"])
+    await driver.start()
+    await driver.reply("hint")
+    hinted = question.key_point(driver.waiting["target"])
+    await driver.reply("answer", explain(hinted.cues.en[0]))
+    await driver.reply("skip")
+    done = next(e for e in driver.events if e["type"] == "question_done")
+    out = io.StringIO()
+    Renderer(out, jsonl=False, bank=bank).show(Event("question_done", {k: v for k, v in done.items() if k != "type"}))
+    text = out.getvalue()
+    for part in question.parts:
+        assert part.en in text
+    assert f"({1}/{len(question.points_of(hinted.part))}, with a hint)" in text
+    assert f"with a hint: {hinted.id}" in text
+    report = to_markdown(build_report(driver.values, bank), bank)
+    assert "Parts:" in report and f"{hinted.id} (level {hinted.level}, with a hint)" in report
+    review = review_markdown(driver.values["summaries"][0], question, "en")
+    assert "## Parts of the question" in review and "with a hint" in review

@@ -11,6 +11,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Collapsible, Footer, Header, Markdown
 
+from agent.parts import part_coverage
 from agent.state import QuestionSummary
 from agent.text import clean_for_display
 from tui.latex import latex_to_unicode
@@ -21,11 +22,18 @@ DEPTH_NAMES = ["nothing correct", "recall", "mechanism", "reasoning", "expert"]
 def review_markdown(summary: QuestionSummary, question: Any, lang: str) -> str:
     lines = [f"# {question.id}: depth {summary.depth}/4 ({DEPTH_NAMES[summary.depth]})", "",
              latex_to_unicode(question.prompt.get(lang)), "", f"*{summary.reason}*", ""]
+    coverage = part_coverage(question, summary.covered)
+    if len(coverage) > 1:
+        lines += ["## Parts of the question", ""]
+        lines += [f"- {c.mark} {latex_to_unicode(c.part.get(lang))}: {c.shown} of {c.of} key point{'s' * (c.of != 1)}"
+                  + (" (with a hint)" if c.hinted else "") for c in coverage]
+        lines.append("")
     if summary.covered:
         lines += ["## What you showed", ""]
         for evidence in summary.covered:
             point = question.key_point(evidence.key_point)
-            lines += [f"- **{point.statement}** (level {point.level})", f"  > {clean_for_display(evidence.quote)}"]
+            hinted = ", with a hint" if evidence.hinted else ""
+            lines += [f"- **{point.statement}** (level {point.level}{hinted})", f"  > {clean_for_display(evidence.quote)}"]
     if summary.missed:
         lines += ["", "## Not shown yet", ""]
         lines += [f"- {question.key_point(kp).statement} (level {question.key_point(kp).level})" for kp in summary.missed]
