@@ -115,7 +115,7 @@ def ask(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Li
     if action is CandidateAction.answer and (HINT_REQUEST.search(text) or HINT_AGAIN.search(text)) and len(text) < 80:
         action = CandidateAction.hint
     elif action is CandidateAction.answer:
-        heard = hear(text)
+        heard = hear(text, runtime.context.bank[pending.question])
         if heard.heard is Heard.move_on and not heard.content:
             action = CandidateAction.skip
         heard = heard.heard

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from agent.state import Assessment, Evidence, Heard, Turn
-from agent.text import CJK_CHAR, WORD, explains, find_cue, normalise, sentences, size
+from agent.text import CJK_CHAR, HINT_REQUEST, WORD, explains, find_cue, normalise, sentences, size
 from knowledge.models import Clarification, KeyPoint, Question
 
 _I = re.IGNORECASE
@@ -62,7 +62,10 @@ CLARIFY = re.compile(
     r"你是说|你指的是|是指|指的是|问的是|要不要考虑|需不要|是不是指|还是.{0,20}[？?]\s*$|考虑.{0,20}还是",
     _I,
 )
-QUESTION_END = re.compile(r"[?？]\s*$|[吗呢]\s*$")
+QUESTION_END = re.compile(r"[?？]\s*$|[吗呢][。.]?\s*$")
+CAUSAL = re.compile(r"\b(because|since|so that|therefore|thus|hence|which means)\b|^\s*(so|then)\b|因为|所以|因此|从而|导致", re.I)
+"""A question with a reason in it is a tentative answer ("Is it because the ratio is clipped?")."""
+ASK_BACK_WORDS = 25
 FILLER = re.compile(
     r"^\s*(?:(?:yeah|yes|ok(?:ay)?|so|well|hmm+|um+|uh+|sure|right|alright|good question|great question|"
     r"thanks|thank you|honestly|basically|i mean)\b[\s,.!…:;—-]*)+|^\s*(?:(?:嗯+|好的|好|哦+|啊+|这个嘛|这个|那个|对|是的|好问题)"
@@ -113,10 +116,13 @@ def _only_meta(sentence: str) -> bool:
     return size(re.sub(r"[^\w\u3400-\u9fff]+", " ", leftover)) < 2
 
 
-def hear(text: str) -> Reply:
+def hear(text: str, question: Question | None = None) -> Reply:
     """What a reply in words asks of the interviewer. A hint request is the key action's business
-    (agent.text.HINT_REQUEST) and is not heard here."""
+    (agent.text.HINT_REQUEST) and is not heard here. A short question back without a reason in it
+    is a clarifying question, and so is one the bank's clarifications for `question` answer."""
     content = strip_meta(text)
+    if HINT_REQUEST.search(text) or HINT_AGAIN.search(text):
+        return Reply(None, content)
     short = size(text) <= SHORT_WORDS
     if short and REPEAT.search(text):
         return Reply(Heard.repeat, "")
@@ -126,8 +132,9 @@ def hear(text: str) -> Reply:
         return Reply(Heard.move_on, content if size(content) >= 6 else "")
     if short and WAIT.search(text) and size(content) < 3:
         return Reply(Heard.wait, "")
-    if size(text) <= 30 and (QUESTION_END.search(text) or CLARIFY.search(text)) and CLARIFY.search(text) \
-            and not explains_much(content):
+    if size(text) <= ASK_BACK_WORDS and QUESTION_END.search(text.strip()) and not explains_much(content) and (
+            CLARIFY.search(text) or not CAUSAL.search(text)
+            or (question is not None and clarification_for(question, text) is not None)):
         return Reply(Heard.clarify, "")
     return Reply(None, content)
 

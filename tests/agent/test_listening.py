@@ -110,3 +110,16 @@ def test_a_long_quote_is_cut_at_a_word_boundary():
 def test_the_opening_of_a_line_is_its_first_two_words_or_three_characters():
     assert opening("Hold on: you said “x”.") == "hold on"
     assert opening("等一下，你说“x”") == "等一下"
+
+
+def test_every_clarifying_question_of_the_bank_is_heard_as_one(bank):
+    for question in bank.questions():
+        for entry in question.clarifications:
+            for asks in (entry.asks.en, entry.asks.zh):
+                assert hear(asks, question).heard is Heard.clarify, (question.id, asks)
+
+
+@pytest.mark.parametrize("text", ["Is it because the ratio is clipped?", "So the min is a lower bound?",
+                                  "所以是因为 ratio 被裁剪了吗？", "Can I get a hint?"])
+def test_a_tentative_answer_or_a_hint_request_is_not_a_clarifying_question(text):
+    assert hear(text).heard is None
