@@ -275,17 +275,17 @@ CLARIFY_WORDS = 2
 
 
 def clarification_for(question: Question, text: str) -> Clarification | None:
-    """The bank's answer to the question the candidate asked back, if it has one that fits."""
-    asked = stems(text) - stems(f"{question.prompt.en} {question.prompt.zh}")
-    best, best_shared = None, 0
-    for entry in question.clarifications:
-        shared = len(asked & stems(f"{entry.asks.en} {entry.asks.zh}"))
-        if shared > best_shared:
-            best, best_shared = entry, shared
-    if best is None or best_shared < CLARIFY_WORDS:
-        best, best_shared = None, 0
-        for entry in question.clarifications:  # the prompt's own terms, when nothing else tells them apart
-            shared = len(stems(text) & stems(f"{entry.asks.en} {entry.asks.zh}"))
-            if shared > best_shared:
-                best, best_shared = entry, shared
-    return best if best_shared >= CLARIFY_WORDS else None
+    """The bank's answer to the question the candidate asked back, if one fits: it shares two words
+    with the candidate's question beyond the prompt's own, or most of a short one."""
+    asked = stems(text)
+    prompt = stems(f"{question.prompt.en} {question.prompt.zh}")
+
+    def fit(entry: Clarification) -> tuple[int, int]:
+        shared = asked & stems(f"{entry.asks.en} {entry.asks.zh}")
+        return len(shared - prompt), len(shared)
+
+    best = max(question.clarifications, key=fit, default=None)
+    if best is None or not asked:
+        return None
+    distinct, shared = fit(best)
+    return best if distinct >= CLARIFY_WORDS or (shared and shared / len(asked) >= 0.5) else None

@@ -112,11 +112,12 @@ def test_the_opening_of_a_line_is_its_first_two_words_or_three_characters():
     assert opening("等一下，你说“x”") == "等一下"
 
 
-def test_every_clarifying_question_of_the_bank_is_heard_as_one(bank):
+def test_every_clarifying_question_of_the_bank_is_heard_as_one_and_finds_its_answer(bank):
     for question in bank.questions():
         for entry in question.clarifications:
             for asks in (entry.asks.en, entry.asks.zh):
                 assert hear(asks, question).heard is Heard.clarify, (question.id, asks)
+                assert clarification_for(question, asks) == entry, (question.id, asks)
 
 
 @pytest.mark.parametrize("text", ["Is it because the ratio is clipped?", "So the min is a lower bound?",
