@@ -144,10 +144,16 @@ def load_bank(path: Path | None = None, *, strict: bool = True, extra: Sequence[
 
 
 def validate_bank(path: Path | None = None, extra: Sequence[Path] = ()) -> tuple[Bank, list[BankProblem]]:
-    """The valid questions and every problem, ours and the user's."""
+    """The valid questions and every problem, ours and the user's, and every wording that drops a
+    part of its question (the questions still load: `load_bank` does not check wordings)."""
+    from knowledge.wording_check import dropped_parts
+
     entries, problems = bank_entries(path)
     yours, your_problems = user_entries(extra, entries)
-    return Bank([e.question for e in [*entries, *yours]], notes=_notes_of(yours)), [*problems, *your_problems]
+    dropped = [BankProblem(entry.path, f"field wordings.{index - 1}.{lang}: does not ask part {part!r} "
+                                       f"({entry.question.part(part).get(lang)})", entry.line("wordings", index - 1, lang))
+               for entry in [*entries, *yours] for index, lang, part in dropped_parts(entry.question)]
+    return Bank([e.question for e in [*entries, *yours]], notes=_notes_of(yours)), [*problems, *your_problems, *dropped]
 
 
 def user_entries(folders: Iterable[Path], ours: Sequence[BankEntry] = ()) -> tuple[list[BankEntry], list[BankProblem]]:
