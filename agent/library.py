@@ -63,6 +63,10 @@ def question_markdown(question: Question, lang: str) -> str:
     lines = [f"# {question.id}", "",
              f"*{origin} · {question.section.value} · {', '.join(question.topics)} · "
              f"difficulty {question.difficulty} · {judge}*", "", question.prompt.get(lang), ""]
+    if question.parts:
+        lines += ["## Parts", ""]
+        lines += [f"{i}. {part.get(lang)}" for i, part in enumerate(question.parts, 1)]
+        lines.append("")
     for index, wording in enumerate(question.wordings, 1):
         lines += [f"> Also asked as ({index}): {wording.get(lang)}", ">"]
     if question.wordings:
@@ -73,7 +77,8 @@ def question_markdown(question: Question, lang: str) -> str:
         points = [kp for kp in question.key_points if kp.level == level]
         if points:
             lines += [f"### Level {level}: {name}", ""]
-            lines += [f"- {kp.statement}" for kp in points]
+            lines += [f"- {kp.statement}" + (f" *(part: {question.part(kp.part).get(lang)})*" if kp.part else "")
+                      for kp in points]
             lines.append("")
     lines += ["## Misconceptions", ""]
     for wrong in question.misconceptions:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from knowledge.models import Question
 from knowledge.yaml_lines import LineLoader, line_of
 
 GOLD_DIR = Path(__file__).parent / "gold"
@@ -25,6 +27,8 @@ class GoldLabel(BaseModel):
 
     depth: int = Field(ge=0, le=4)
     next: list[Action] | None = None
+    part: str | None = Field(default=None, pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")
+    """The part of the question (its id in the bank) the next follow-up should go to."""
     probe_any: list[str] | None = None
     reason: str | None = None
 
@@ -60,7 +64,7 @@ class GoldTranscript(BaseModel):
     path: str = ""
 
 
-def load_gold_file(path: Path, known_questions: set[str]) -> GoldTranscript:
+def load_gold_file(path: Path, known_questions: set[str] | Mapping[str, Question]) -> GoldTranscript:
     try:
         data = yaml.load(path.read_text(encoding="utf-8"), Loader=LineLoader)  # noqa: S506 - SafeLoader subclass
     except UnicodeDecodeError as exc:
@@ -83,6 +87,11 @@ def load_gold_file(path: Path, known_questions: set[str]) -> GoldTranscript:
     for i, turn in enumerate(transcript.turns):
         if turn.question not in known_questions:
             raise GoldError(f"{path}, turn {i}: unknown question id {turn.question!r}")
+        parts = [p.id for p in known_questions[turn.question].parts] if isinstance(known_questions, Mapping) else None
+        if turn.gold.part and parts is not None and turn.gold.part not in parts:
+            line = line_of(data, ("turns", i, "gold", "part"))
+            raise GoldError(f"{path}{':' + str(line) if line else ''}, turn {i}: field turns.{i}.gold.part: "
+                            f"{turn.gold.part!r} is not a part of {turn.question} ({', '.join(parts)})")
     return transcript
 
 
@@ -93,7 +102,7 @@ def gold_files(paths: list[Path]) -> list[Path]:
     return files
 
 
-def load_gold(paths: list[Path], known_questions: set[str]) -> tuple[list[GoldTranscript], list[str]]:
+def load_gold(paths: list[Path], known_questions: set[str] | Mapping[str, Question]) -> tuple[list[GoldTranscript], list[str]]:
     """Every transcript that loads, and one message per file that does not (the others still run)."""
     transcripts, problems = [], []
     seen: dict[str, str] = {}

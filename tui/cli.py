@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 import typer
 
 from evals.bench import bench_command
-from evals.cli import ApiBaseOption, MaxCostOption, ModelOption, eval_command, selftest_command
+from evals.cli import ApiBaseOption, MaxCostOption, ModelOption, eval_command, judge_app, selftest_command
 from knowledge.cli import bank_app, fail, kb_app
 from knowledge.settings import Settings, SettingsError, load_settings
 from knowledge.terminal import terminal_safe_json
@@ -25,6 +25,7 @@ app = typer.Typer(
 )
 app.add_typer(bank_app, name="bank")
 app.add_typer(kb_app, name="kb")
+app.add_typer(judge_app, name="judge")
 app.command("eval")(eval_command)
 app.command("selftest")(selftest_command)
 app.command("bench")(bench_command)

@@ -1,23 +1,43 @@
-"""Self-play: whole sessions by personas keep the interviewer's invariants and order the personas."""
+"""Self-play: whole sessions by personas keep every interviewer check and order the personas; a
+careless interviewer fails the checks it breaks."""
 
 import asyncio
 
 from agent.brain import OfflineBrain
 from agent.retrieval import NotesRetriever
-from evals.simulate import PERSONAS, play, simulate
+from evals.simulate import CHECKS, PERSONAS, play, render, simulate
 from knowledge.bank import load_bank
 
 
-def test_simulated_sessions_keep_every_invariant_and_order_strong_average_weak():
-    result = simulate(2, load_bank(), OfflineBrain(), NotesRetriever())
-    assert result["sessions"] == 2 * len(PERSONAS)
+def test_simulated_sessions_pass_every_interviewer_check_and_order_strong_average_weak():
+    result = simulate(1, load_bank(), OfflineBrain(), NotesRetriever())
+    assert result["sessions"] == len(PERSONAS)
     assert result["violations"] == []
+    checked = {name: figure for name, figure in result["checks"].items() if figure["of"]}
+    assert len(checked) >= 15 and set(result["checks"]) == set(CHECKS)
+    assert all(figure["rate"] == 1.0 for figure in checked.values()), checked
     assert result["ordering_rate"] == 1.0
     depths = result["average_depth"]
     assert depths["adversarial"] <= 1 and depths["confidently-wrong"] <= 1 and depths["rambling"] <= 1
+    text = render(result)
+    assert all(name in text for name in checked)
 
 
 def test_a_session_records_exactly_the_answers_the_persona_gave():
     run = asyncio.run(play("average", 7, load_bank(), OfflineBrain(), NotesRetriever(), questions=2))
     assert run.violations == []
     assert len(run.depths) == 2 and all(0 <= d <= 4 for d in run.depths)
+
+
+class ParrotBrain(OfflineBrain):
+    """Judges like the offline brain, but every line is the same and quotes words nobody said."""
+
+    async def write(self, question, decision, assessment, references, lang, turn_number, on_token=None) -> str:
+        return "You said “words nobody said at all”. Go on?"
+
+
+def test_an_interviewer_that_repeats_itself_and_misquotes_fails_those_checks():
+    run = asyncio.run(play("average", 3, load_bank(), ParrotBrain(), NotesRetriever(), questions=2))
+    failed = {v.split(":")[0] for v in run.violations}
+    assert {"no two lines in a row open alike", "quotes are the candidate's words"} <= failed
+    assert run.checks["no two lines in a row open alike"][0] < run.checks["no two lines in a row open alike"][1]

@@ -1,0 +1,23 @@
+"""The library's view of a question: its parts, key points by level (each with its part), the
+misconceptions with corrections and the model answer."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from agent.library import question_markdown
+from knowledge.models import Question
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "knowledge"))
+from test_wording_check import algo_07_with  # noqa: E402
+
+
+def test_parts_come_in_order_and_each_key_point_names_its_part():
+    question = Question.model_validate(algo_07_with([]))
+    text = question_markdown(question, "en")
+    assert text.index("1. How clipping works in PPO") < text.index("4. How CISPO differs")
+    assert "*(part: How CISPO differs)*" in text and "### Level 4: expert" in text
+    assert question.misconceptions[0].correction in text
+    zh = question_markdown(question, "zh")
+    assert "1. PPO 的 clipping 如何工作" in zh
