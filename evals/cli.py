@@ -31,6 +31,11 @@ MaxCostOption = Annotated[float | None, typer.Option(
 
 def eval_command(
     paths: Annotated[list[Path] | None, typer.Argument(help="Gold files or folders (default: the shipped gold set).")] = None,
+    keypoints: Annotated[bool, typer.Option("--keypoints", help=(
+        "Instead: key-point and misconception detection on the sentence sets (default: evals/keypoints), "
+        "the judge by meaning next to the cue-only matcher."))] = False,
+    explain: Annotated[bool, typer.Option("--explain", help="Print, per turn, which sentence credited each point, "
+                                          "by which signal and how strongly.")] = False,
     split: Annotated[str | None, typer.Option("--split", help="Only transcripts of this split (dev, heldout).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     out_dir: Annotated[Path | None, typer.Option("--out", help="Folder for the Markdown report.")] = None,
@@ -56,6 +61,9 @@ def eval_command(
     except SettingsError as exc:
         raise fail(str(exc)) from None
     bank = load_bank()
+    if keypoints:
+        _keypoints(paths, bank, settings, as_json)
+        return
     if simulate_n:
         _simulate(simulate_n, bank, make_brain(settings), NotesRetriever(settings.knowledge.chunk_tokens), as_json)
         return
@@ -68,6 +76,8 @@ def eval_command(
         raise fail("no gold transcripts to evaluate")
     report = evaluate(transcripts, bank, make_brain(settings), NotesRetriever(settings.knowledge.chunk_tokens))
     report["parts"] = part_hits(report["per_turn"], transcripts, bank)
+    if explain:
+        out.print(explanation(report), markup=False, soft_wrap=True)
     report["problems"] = problems
     folder = out_dir or settings.home / "evals" / datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     folder.mkdir(parents=True, exist_ok=True)
@@ -80,6 +90,42 @@ def eval_command(
         out.print(f"\nreport: {folder / 'report.md'}", markup=False)
     if problems:
         raise typer.Exit(EXIT_SKIPPED)
+
+
+def _keypoints(paths: list[Path] | None, bank, settings, as_json: bool) -> None:
+    from agent.meaning import shared_judge
+    from evals.keypoints import KEYPOINT_DIR, evaluate_keypoints
+    from evals.keypoints import table as keypoint_table
+
+    judge = shared_judge(settings.judge.embedding)
+    if judge is None:
+        raise fail("the judge by meaning is off or its data is missing (judge.embedding, `rl-interview judge embed`)")
+    report = evaluate_keypoints(paths or [KEYPOINT_DIR], bank, judge)
+    for problem in report["problems"]:
+        err.print(problem, markup=False, soft_wrap=True)
+    if as_json:
+        sys.stdout.write(json.dumps(report, ensure_ascii=False) + "\n")
+    else:
+        out.print(keypoint_table(report), markup=False, soft_wrap=True)
+    if report["problems"]:
+        raise typer.Exit(EXIT_SKIPPED)
+
+
+def explanation(report: dict[str, Any]) -> str:
+    """Per turn, the evidence behind the depth: sentence, signal, strength; and the near misses."""
+    lines = []
+    for row in report["per_turn"]:
+        lines.append(f"{row['transcript']} turn {row['index']} ({row['question']}): depth {row['depth']}, gold {row['gold_depth']}")
+        for e in row.get("evidence", []):
+            how = e["how"] + (f" {e['strength']:.2f}" if e.get("strength") is not None else "")
+            lines.append(f"  + {e['key_point']} (level {e['level']}, {how}): {e['quote'][:140]}")
+            if e.get("nearest"):
+                lines.append(f"      read as: {e['nearest'][:140]}")
+        for e in row.get("near_misses", []):
+            lines.append(f"  - {e['key_point']} not credited ({e['strength']:.2f}): {e['quote'][:140]}")
+        for m in row.get("misconceptions", []):
+            lines.append(f"  ! {m}")
+    return "\n".join(lines)
 
 
 def brain_settings(settings, brain: str):
@@ -122,6 +168,10 @@ def table(report: dict[str, Any]) -> str:
     if report.get("parts"):
         lines.append("\nfollow-ups to the part the gold interviewer went to: " + "; ".join(
             f"{group} {figures['part_hit_rate']:.3f} ({figures['turns']} turns)" for group, figures in report["parts"].items()))
+    if report.get("by_category"):
+        lines.append("\nblind-written answers: " + "; ".join(
+            f"{name} {s['turns']} turns, over {_fmt(s['over_scored'])}, under {_fmt(s['under_scored'])}"
+            for name, s in report["by_category"].items()))
     lines.append(f"\nlatency per turn: p50 {report['latency_ms']['p50']} ms, p95 {report['latency_ms']['p95']} ms; "
                  f"{report['transcripts']} transcripts in {report['seconds']} s")
     if report.get("model_use"):
@@ -141,6 +191,11 @@ def markdown(report: dict[str, Any]) -> str:
         parts += ["", f"## {title}", "", "| group | turns | qwk | exact | adjacent | next | traps |", "|---|---|---|---|---|---|---|"]
         parts += [f"| {name} | {s['turns']} | {_fmt(s['qwk'])} | {_fmt(s['exact'])} | {_fmt(s['adjacent'])} | "
                   f"{_fmt(s['next_action_accuracy'])} | {_fmt(s['trap_pass_rate'])} |" for name, s in report[key].items()]
+    if report.get("by_category"):
+        parts += ["", "## Blind-written answers by category", "", "| category | turns | qwk | exact | over-scored | under-scored |",
+                  "|---|---|---|---|---|---|"]
+        parts += [f"| {name} | {s['turns']} | {_fmt(s['qwk'])} | {_fmt(s['exact'])} | {_fmt(s['over_scored'])} | "
+                  f"{_fmt(s['under_scored'])} |" for name, s in report["by_category"].items()]
     worst = sorted(report["per_turn"], key=lambda r: -abs(r["depth"] - r["gold_depth"]))[:10]
     parts += ["", "## Worst turns", "", "| transcript | turn | question | gold | scored | flags |", "|---|---|---|---|---|---|"]
     parts += [f"| {r['transcript']} | {r['index']} | {r['question']} | {r['gold_depth']} | {r['depth']} | {', '.join(r['flags'])} |" for r in worst]
@@ -161,3 +216,53 @@ def selftest_command(as_json: Annotated[bool, typer.Option("--json", help="Print
         out.print(render(suites), markup=False, soft_wrap=True)
     if any(s.failures for s in suites):
         raise typer.Exit(1)
+
+
+judge_app = typer.Typer(help="The judge by meaning: embed its exemplars, train its heads.", no_args_is_help=True)
+
+
+@judge_app.command("embed")
+def judge_embed() -> None:
+    """Embed every exemplar and key-point statement (e5) into knowledge/exemplars/vectors.npz; texts
+    already there are kept, so after editing exemplars only the new ones are embedded."""
+    from agent.meaning import embedder_for
+    from evals.judge_training import embed_exemplars
+    from knowledge.bank import load_bank
+
+    fresh = embed_exemplars(load_bank(), embedder_for("e5"), log=lambda msg: err.print(msg, markup=False))
+    out.print(f"{fresh} new texts embedded", markup=False)
+
+
+@judge_app.command("train")
+def judge_train(as_json: Annotated[bool, typer.Option("--json", help="Print the training report as JSON.")] = False) -> None:
+    """Fit the judge's heads on the exemplars (leave-one-out) and write knowledge/exemplars/head.json."""
+    from agent.meaning import HEAD_FILE, open_judge
+    from evals.judge_training import train_heads
+    from knowledge.bank import load_bank
+
+    judge = open_judge("e5", training=True)
+    if judge is None or judge.vectors is None:
+        raise fail("no exemplar vectors: run `rl-interview judge embed` first")
+    heads, report = train_heads(judge, load_bank())
+    heads.save(HEAD_FILE)
+    if as_json:
+        sys.stdout.write(json.dumps(report) + "\n")
+    else:
+        out.print(json.dumps(report, indent=1), markup=False)
+
+
+@judge_app.command("fit-depth")
+def judge_fit_depth() -> None:
+    """QWK of every depth rule of the grid on the gold set's dev split (the held-out split is never
+    used), best first: how the defaults of `scoring.DepthRule` were chosen."""
+    from agent.meaning import shared_judge
+    from agent.retrieval import NotesRetriever
+    from evals.gold import load_gold
+    from evals.judge_training import fit_depth_rule
+    from knowledge.bank import load_bank
+
+    bank = load_bank()
+    transcripts, _ = load_gold([], set(bank))
+    dev = [t for t in transcripts if t.split == "dev"]
+    for rule, qwk in fit_depth_rule(dev, bank, shared_judge("e5"), NotesRetriever()):
+        out.print(f"{qwk:.3f}  {rule}", markup=False)
