@@ -18,8 +18,8 @@ NOTE = "# Reward hacking\n\n## What it is\n\nThe policy exploits flaws in the re
 def drafted(bank) -> dict:
     """A well-formed draft: algo-10's rubric, as a model would return it."""
     q = bank["algo-10"].model_dump(mode="json")
-    return {k: q[k] for k in ("topics", "difficulty", "prompt", "key_points", "misconceptions", "expert_probes",
-                              "model_answer")}
+    return {k: q[k] for k in ("topics", "difficulty", "prompt", "parts", "key_points", "misconceptions",
+                              "expert_probes", "model_answer")}
 
 
 @pytest.fixture
