@@ -4,11 +4,11 @@ and no network access beyond this machine."""
 from __future__ import annotations
 
 import ipaddress
-import os
 import socket
 from pathlib import Path
 
 import pytest
+from isolation import isolate
 
 
 @pytest.fixture(autouse=True)
@@ -19,16 +19,8 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     Any RL_INTERVIEW_* variable of the person running the tests is removed first, so their setup
     (a Chroma server, an LLM key) never leaks into a test.
     """
-    for name in list(os.environ):
-        if name.startswith("RL_INTERVIEW_"):
-            monkeypatch.delenv(name)
     home = tmp_path / "home"
-    monkeypatch.setenv("RL_INTERVIEW_HOME", str(home))
-    monkeypatch.setenv("RL_INTERVIEW_CONFIG", str(tmp_path / "no-such-config.toml"))
-    monkeypatch.setenv("RL_INTERVIEW_KNOWLEDGE__EMBEDDING", "hash")
-    # The judge by meaning is a test subject of its own (tests/agent/test_meaning.py and the eval
-    # floors turn it on); elsewhere the interviewer judges by cue phrases, fast and deterministic.
-    monkeypatch.setenv("RL_INTERVIEW_JUDGE__EMBEDDING", "off")
+    isolate(monkeypatch, home, tmp_path / "no-such-config.toml")
     return home
 
 

@@ -7,7 +7,6 @@ expected depths follow from the depth scale, not from the scorer's code.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import sysconfig
@@ -15,6 +14,8 @@ from functools import lru_cache
 from pathlib import Path
 from shutil import which
 from typing import Any
+
+from isolation import child_env
 
 from knowledge.models import Question
 
@@ -75,16 +76,7 @@ def rl_interview() -> list[str]:
 
 
 def cli_env(home: Path, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("RL_INTERVIEW_")}
-    env.update(
-        RL_INTERVIEW_HOME=str(home),
-        RL_INTERVIEW_CONFIG=str(home / "none.toml"),
-        RL_INTERVIEW_KNOWLEDGE__EMBEDDING="hash",
-        PYTHONIOENCODING="utf-8",
-        LANGGRAPH_STRICT_MSGPACK="true",
-        **extra,
-    )
-    return env
+    return child_env(home, LANGGRAPH_STRICT_MSGPACK="true", **extra)
 
 
 def run_cli(home: Path, *args: str, stdin: bytes = b"", timeout: float = 60) -> subprocess.CompletedProcess:

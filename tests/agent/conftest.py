@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
+from isolation import isolate
 
 
 @pytest.fixture(autouse=True)
 def agent_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Every agent test writes only under tmp_path, reads no config file and uses the hash embedding."""
-    for name in list(os.environ):
-        if name.startswith("RL_INTERVIEW_"):
-            monkeypatch.delenv(name)
-    monkeypatch.setenv("RL_INTERVIEW_HOME", str(tmp_path))
-    monkeypatch.setenv("RL_INTERVIEW_CONFIG", str(tmp_path / "none.toml"))
-    monkeypatch.setenv("RL_INTERVIEW_KNOWLEDGE__EMBEDDING", "hash")
+    isolate(monkeypatch, tmp_path, tmp_path / "none.toml")
     return tmp_path
 
 

@@ -26,6 +26,9 @@ ANSWER = (
     "When the advantage is positive and the ratio is already above the band, the token's gradient is zero, "
     "so the update stops pushing it."
 )
+RECALL = "PPO clips the probability ratio between the new and the old policy to a narrow band."
+"""The first sentence of ANSWER alone: a level-1 point and nothing the offline judge takes further,
+so whatever more the model claims has to come from quotes the answer does not hold."""
 FOLLOW_UP = "You said the gradient goes to zero above the band; what happens to a token with negative advantage?"
 
 
@@ -112,7 +115,7 @@ async def test_evidence_the_answer_does_not_contain_is_dropped(server, question)
         {"id": first_at(question, 1), "status": "covered", "quote": "clips the probability ratio"},
         {"id": first_at(question, 3), "status": "covered", "quote": "the min makes the objective a pessimistic bound"},
     ], depth=3)])
-    result = await brain_for(server).assess(question, ANSWER, None)
+    result = await brain_for(server).assess(question, RECALL, None)
     assert first_at(question, 3) not in {e.key_point for e in result.covered}
     assert result.depth == 1
     assert "dropped" in result.reason
@@ -121,7 +124,7 @@ async def test_evidence_the_answer_does_not_contain_is_dropped(server, question)
 async def test_a_depth_the_evidence_does_not_support_is_bounded(server, question):
     server.script(assess=[verdict(key_points=[
         {"id": first_at(question, 1), "status": "covered", "quote": "clips the probability ratio"}], depth=4)])
-    result = await brain_for(server).assess(question, ANSWER, None)
+    result = await brain_for(server).assess(question, RECALL, None)
     assert result.depth == 1
     assert "proposed 4" in result.reason
 

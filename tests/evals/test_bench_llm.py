@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pytest
+from isolation import TEST_SETTINGS
 
 from evals.bench_llm import ModelClock
 from evals.scripted_provider import LLMServer, Reply
@@ -47,7 +48,7 @@ def test_bench_with_a_model_reports_model_time_and_overhead_apart(tmp_path):
              "--api-base", provider.url, "--json"],
             capture_output=True, text=True, timeout=300,
             env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "RL_INTERVIEW_HOME": str(tmp_path / "home"),
-                 "OPENAI_API_KEY": "sk-test", "RL_INTERVIEW_KNOWLEDGE__EMBEDDING": "hash"},
+                 "OPENAI_API_KEY": "sk-test", **TEST_SETTINGS},
         )
     finally:
         provider.stop()

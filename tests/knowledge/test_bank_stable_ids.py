@@ -10,7 +10,6 @@ They are kept as they were made; do not regenerate them with newer code.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import tarfile
@@ -19,6 +18,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from isolation import child_env
 
 from knowledge.bank import BANK_DIR, load_bank
 
@@ -48,9 +48,7 @@ def home(tmp_path: Path) -> Path:
 
 
 def cli(home: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("RL_INTERVIEW_")}
-    env.update(RL_INTERVIEW_HOME=str(home), RL_INTERVIEW_CONFIG=str(home / "none.toml"),
-               RL_INTERVIEW_KNOWLEDGE__EMBEDDING="hash", RL_INTERVIEW_NOW=LATER, PYTHONIOENCODING="utf-8")
+    env = child_env(home, RL_INTERVIEW_NOW=LATER)
     done = subprocess.run([sys.executable, "-c", "from tui.cli import main; main()", *args], input=stdin.encode(),
                           capture_output=True, timeout=120, env=env)
     assert done.returncode == 0, done.stderr.decode()

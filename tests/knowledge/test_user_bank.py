@@ -10,12 +10,12 @@ import sys
 from pathlib import Path
 
 import pytest
-import yaml
+from isolation import child_env
+from user_questions import break_field, write_user_question
 
-from knowledge.bank import BANK_DIR, load_bank, validate_bank
+from knowledge.bank import BANK_DIR, load_bank
 from knowledge.cli import EXIT_SKIPPED
 from knowledge.settings import load_settings
-from user_questions import break_field, write_user_question
 
 
 def line_of(path: Path, needle: str) -> int:
@@ -139,10 +139,7 @@ def test_kb_build_indexes_the_note_of_your_question(mine, monkeypatch):
 @pytest.mark.slow  # a whole plain session in a process of its own: a few seconds
 def test_a_plain_session_on_your_question_runs_to_its_report(mine, tmp_path):
     home = tmp_path / "home"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("RL_INTERVIEW_")}
-    env.update(RL_INTERVIEW_HOME=str(home), RL_INTERVIEW_CONFIG=str(tmp_path / "none.toml"),
-               RL_INTERVIEW_KNOWLEDGE__EMBEDDING="hash", RL_INTERVIEW_JUDGE__EMBEDDING="off",
-               RL_INTERVIEW_BANK_PATHS=str(mine), PYTHONIOENCODING="utf-8")
+    env = child_env(home, tmp_path / "none.toml", RL_INTERVIEW_BANK_PATHS=str(mine))
     answers = b"PPO clips the probability ratio to 1 - epsilon and 1 + epsilon, because it keeps the update small.\n\n/skip\n"
     result = subprocess.run([sys.executable, "-c", "from tui.cli import main; main()", "interview", "--plain",
                              "--jsonl", "--question", "my-good"], input=answers, capture_output=True, env=env,

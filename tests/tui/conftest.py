@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
+from isolation import isolate
 
 from agent.planning import PlanRequest
 from agent.retrieval import NotesRetriever
@@ -24,9 +25,7 @@ def tui_env(isolated_env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
 
     Runs after tests/conftest.py's `isolated_env`, which has already removed the runner's own
     RL_INTERVIEW_* variables."""
-    monkeypatch.setenv("RL_INTERVIEW_HOME", str(tmp_path))
-    monkeypatch.setenv("RL_INTERVIEW_CONFIG", str(tmp_path / "none.toml"))
-    monkeypatch.setenv("RL_INTERVIEW_KNOWLEDGE__EMBEDDING", "hash")
+    isolate(monkeypatch, tmp_path, tmp_path / "none.toml")
     return tmp_path
 
 

@@ -4,11 +4,12 @@ and import-linter's contract in pyproject.toml holds."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+from isolation import child_env
 
 ROOT = Path(__file__).resolve().parents[2]
 CORE_MODULES = ["agent.app", "agent.graph", "agent.plain", "knowledge.store", "evals.replay"]
@@ -24,10 +25,7 @@ print(json.dumps({{"loaded": sorted(m for m in {modules!r} if m in sys.modules),
 
 
 def _env(home: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("RL_INTERVIEW_")}
-    env.update(RL_INTERVIEW_HOME=str(home), RL_INTERVIEW_CONFIG=str(home / "none.toml"),
-               RL_INTERVIEW_KNOWLEDGE__EMBEDDING="hash")
-    return env
+    return child_env(home)
 
 
 def test_importing_the_core_loads_no_textual_and_no_tui(home):

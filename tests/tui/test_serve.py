@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
+from isolation import child_env
 
 from tui.serve import EXPOSED_WARNING, app_command, is_loopback
 
@@ -75,10 +76,7 @@ def wait_for_port(port: int, server: subprocess.Popen, timeout: float = WAIT_S) 
 
 
 def serve_env(home: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("RL_INTERVIEW_")}
-    env.update(RL_INTERVIEW_HOME=str(home), RL_INTERVIEW_CONFIG=str(home / "none.toml"),
-               RL_INTERVIEW_KNOWLEDGE__EMBEDDING="hash", RL_INTERVIEW_JUDGE__EMBEDDING="off", PYTHONIOENCODING="utf-8")
-    return env
+    return child_env(home)
 
 
 def start_serve(home: Path, *args: str) -> subprocess.Popen:

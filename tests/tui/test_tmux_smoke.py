@@ -14,9 +14,10 @@ import uuid
 from pathlib import Path
 
 import pytest
+from isolation import TEST_SETTINGS
+from tui_helpers import probes
 
 from knowledge.bank import load_bank
-from tui_helpers import probes
 
 WAIT_S = 30.0
 
@@ -68,7 +69,7 @@ def test_the_real_app_asks_and_follows_up_in_tmux(tmp_path: Path):
     env = {
         "RL_INTERVIEW_HOME": str(home),
         "RL_INTERVIEW_CONFIG": str(tmp_path / "none.toml"),
-        "RL_INTERVIEW_KNOWLEDGE__EMBEDDING": "hash",
+        **TEST_SETTINGS,
         "HOME": str(tmp_path),  # nothing the app or its libraries write lands in the real home
         "TERM": "xterm-256color",
     }
