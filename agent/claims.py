@@ -5,6 +5,7 @@ all decide through `read_sentences`, so what is measured is what the interviewer
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from typing import Literal
@@ -89,6 +90,12 @@ def clauses(sentence: str) -> list[str]:
     return parts if len(parts) > 1 else []
 
 
+CUE_VETO = 0.3
+"""A cue match stands beside the judge by meaning unless the head all but rules the point out: the
+cue keeps rubric-worded answers credited, the veto drops a cue inside another claim. Chosen on the
+gold set's dev split (README: how the judge works)."""
+
+
 def _by_meaning(question: Question, sentences: list[str], judge: MeaningJudge,
                 vectors: np.ndarray | None) -> list[SentenceClaims]:
     levels = {kp.id: kp.level for kp in question.key_points}
@@ -108,6 +115,7 @@ def _by_meaning(question: Question, sentences: list[str], judge: MeaningJudge,
     out = []
     for reading in whole:
         sentence = reading.sentence
+        cued = _by_cues(question, sentence)
         normalised = normalise(sentence)
         explanatory = explains(sentence)
         claims = SentenceClaims(sentence, other_concept=reading.other_concept)
@@ -120,8 +128,17 @@ def _by_meaning(question: Question, sentences: list[str], judge: MeaningJudge,
                 claims.points.append(claim)
             elif claims.near_miss is None:
                 claims.near_miss = claim
+        credited = {c.key_point for c in claims.points}
+        for cue_claim in [] if reading.other_concept else cued.points:
+            p = reading.probability.get(cue_claim.key_point, 0.0)
+            if cue_claim.key_point not in credited and p >= CUE_VETO:
+                claims.points.append(dataclasses.replace(cue_claim, strength=round(p, 3)))
+                if claims.near_miss is not None and claims.near_miss.key_point == cue_claim.key_point:
+                    claims.near_miss = None
         claims.misconceptions = [WrongClaim(s.target, sentence, "meaning", round(s.probability, 3), s.nearest)
                                  for s in reading.misconceptions]
+        named = {w.misconception for w in claims.misconceptions}
+        claims.misconceptions += [w for w in cued.misconceptions if w.misconception not in named]
         claims.mentioned = claims.mentioned or bool(claims.points)
         out.append(claims)
     return out

@@ -100,6 +100,8 @@ class Reading:
     misconceptions: list[Signal] = field(default_factory=list)
     other_concept: bool = False
     """Closer to an explanation of a neighbouring concept than to any key point of the question."""
+    probability: dict[str, float] = field(default_factory=dict)
+    """The head's probability for every key point of the question (a cue match is weighed by it)."""
 
 
 @dataclass(frozen=True)
@@ -421,7 +423,7 @@ class MeaningJudge:
         other_cols = index.groups["all"]["other"]
         readings = []
         for i, sentence in enumerate(sentences):
-            reading = Reading(sentence)
+            reading = Reading(sentence, probability={kp.id: float(point_p[kp.id][i]) for kp in question.key_points})
             ranked = sorted(question.key_points, key=lambda kp: -float(point_p[kp.id][i]))
             for kp in ranked[: self.MAX_POINTS_PER_SENTENCE]:
                 p = float(point_p[kp.id][i])

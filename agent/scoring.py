@@ -38,9 +38,9 @@ class DepthRule:
 
 
 DEFAULT_RULE = DepthRule()
-"""The cue judge's rule: each level needs a point of its own, depth 3 half the rubric's points."""
-MEANING_RULE = DepthRule(reasoning_implies_mechanism=True, share_for_3=0.4, reasoning_points_without_mechanism=2)
-"""The judge by meaning's rule, chosen by `rl-interview judge fit-depth` on the gold set's dev split."""
+"""Each level needs a point of its own, depth 3 half the rubric's points. Measured against the
+looser rules on the gold set's dev split with the judge by meaning on (`rl-interview judge
+fit-depth`), it still scores best: crediting mechanism from reasoning alone over-scores bluffs."""
 
 
 def depth_of(question: Question, covered: list[Evidence], mentioned: bool, rule: DepthRule = DEFAULT_RULE) -> int:
@@ -151,7 +151,7 @@ class RubricScorer:
     def __init__(self, answer_limit_chars: int = 20_000, judge: MeaningJudge | None = None,
                  rule: DepthRule | None = None):
         self.answer_limit_chars = answer_limit_chars
-        self.rule = rule or (MEANING_RULE if judge is not None else DEFAULT_RULE)
+        self.rule = rule or DEFAULT_RULE
         self.judge = judge
         """The judge by meaning; None judges every question on its cue phrases alone."""
 

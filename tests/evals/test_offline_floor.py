@@ -23,18 +23,23 @@ def test_offline_brain_stays_above_the_qwk_floor_and_beats_the_baseline():
     assert all(0 <= row["depth"] <= 4 for row in report["per_turn"])
 
 
-MEANING_QWK_FLOOR = 0.60
-"""The judge by meaning on the whole gold set, blind-written answers included (README: how the judge works)."""
+MEANING_QWK_FLOOR = 0.65
+"""The judge by meaning on the held-out split (nothing was tuned on it; 0.677 when last measured,
+cue phrases alone 0.661: README, how the judge works). Only that split, to keep the suite fast."""
 
 
-def test_the_judge_by_meaning_stays_above_its_floor_and_keeps_every_honesty_trap():
+def test_the_judge_by_meaning_beats_cue_phrases_on_the_held_out_split_and_keeps_every_honesty_trap():
     from agent.meaning import shared_judge
 
     bank = load_bank()
     transcripts, _ = load_gold([GOLD_DIR], set(bank))
-    report = evaluate(transcripts, bank, OfflineBrain(judge=shared_judge("e5")), NotesRetriever())
+    heldout = [t for t in transcripts if t.split == "heldout"]
+    assert len(heldout) >= 20
+    retriever = NotesRetriever()
+    report = evaluate(heldout, bank, OfflineBrain(judge=shared_judge("e5")), retriever)
+    cue_only = evaluate(heldout, bank, OfflineBrain(), retriever)
     assert report["qwk"] >= MEANING_QWK_FLOOR
-    assert report["qwk"] > report["baseline"]["qwk"]
+    assert report["qwk"] > cue_only["qwk"] > report["baseline"]["qwk"]
     rows = report["per_turn"]
     # gibberish and empty answers score 0 whatever the judge
     zero_traps = [r for r in rows if r["trap"] in ("gibberish", "empty") and r["gold_depth"] == 0]
