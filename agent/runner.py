@@ -24,12 +24,17 @@ from langgraph.types import Command
 from agent.graph import InterviewContext
 from agent.planning import PlanRequest
 from agent.report import build_report, export_report
-from agent.sessions import SessionDBError, SessionIndex, cut_to_nothing
+from agent.sessions import SessionBusy, SessionDBError, SessionIndex, cut_to_nothing
 from agent.state import CandidateAction, InterviewState
 
 INTERRUPT_KINDS = ("ask", "follow_up", "hint")
 ENDED = ("finished", "ended")
 """The statuses of a session that is over (`ended`: the candidate ended it early)."""
+
+
+PROCESS_OWNER = uuid.uuid4().hex
+"""Who holds the sessions this process drives (their leases in sessions.sqlite): one process, one
+driver, however many Interview objects it makes for a session (the TUI makes one per screen)."""
 
 
 @dataclass(frozen=True)
@@ -85,17 +90,20 @@ class Interview:
         payload = {"session_id": self.session_id, "request": request, "plan": plan, "lang": lang,
                    "max_follow_ups": max_follow_ups}
         listed = False
+        self.index.take(self.session_id, PROCESS_OWNER)
         async for event in self._run(payload):
             if not listed:  # only once the first checkpoint exists, so a listed session can always resume
                 self.index.create(self.session_id, plan, lang, self.context.brain.name)
                 listed = True
             yield event
 
-    async def resume(self) -> AsyncIterator[Event]:
-        """Continue exactly where the session stopped, re-submitting a saved but unprocessed reply."""
+    async def resume(self, take_over: bool = False) -> AsyncIterator[Event]:
+        """Continue exactly where the session stopped, re-submitting a saved but unprocessed reply.
+        Refused (SessionBusy) while another live process drives the session, unless `take_over`."""
         snapshot = await self.graph.aget_state(self.config)
         if not snapshot.values:
             raise SessionDBError(f"session {self.session_id} has no saved state")
+        self.index.take(self.session_id, PROCESS_OWNER, take_over)
         self._word(snapshot.values.get("request"))
         if snapshot.interrupts:
             turn = snapshot.interrupts[0].value["turn"]
@@ -119,6 +127,10 @@ class Interview:
     async def submit(self, action: CandidateAction, text: str = "") -> AsyncIterator[Event]:
         if self.waiting is None:
             raise RuntimeError("the interviewer is not waiting for a reply")
+        if not self.index.holds(self.session_id, PROCESS_OWNER):
+            # Taken over elsewhere: saving this reply could overwrite the other driver's turn.
+            raise SessionBusy(f"session {self.session_id} was taken over by another process, so this answer "
+                              f"was not sent; resume it there, or here with --take-over, and send it again:\n{text}")
         self.index.save_answer(self.session_id, self.waiting["turn"], action.value, text)
         async for event in self._run(Command(resume={"action": action.value, "text": text})):
             yield event

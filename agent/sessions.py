@@ -8,6 +8,8 @@ answer, resuming finds it here and submits it.
 from __future__ import annotations
 
 import json
+import os
+import socket
 import sqlite3
 from collections.abc import Callable
 from contextlib import closing
@@ -24,6 +26,10 @@ CREATE TABLE IF NOT EXISTS answers (
     session_id TEXT NOT NULL, turn INTEGER NOT NULL, action TEXT NOT NULL, text TEXT NOT NULL,
     saved_at TEXT NOT NULL, PRIMARY KEY (session_id, turn)
 );
+CREATE TABLE IF NOT EXISTS leases (
+    session_id TEXT PRIMARY KEY, owner TEXT NOT NULL, pid INTEGER NOT NULL, host TEXT NOT NULL,
+    renewed TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS wordings (
     session_id TEXT NOT NULL, question TEXT NOT NULL, wording INTEGER NOT NULL, asked_at TEXT NOT NULL,
     PRIMARY KEY (session_id, question)
@@ -33,6 +39,35 @@ CREATE TABLE IF NOT EXISTS wordings (
 
 class SessionDBError(Exception):
     """The session database cannot be used; the message names the file and the fix."""
+
+
+class SessionBusy(SessionDBError):
+    """Another live process drives this session (its lease in sessions.sqlite is held)."""
+
+
+LEASE_TTL_S = 600
+"""A lease held from another host counts as abandoned once it has not been renewed for this long
+(on this host, whether its process is alive decides)."""
+
+
+@dataclass(frozen=True)
+class Lease:
+    owner: str
+    pid: int
+    host: str
+    renewed: str
+
+    def alive(self) -> bool:
+        if self.host != socket.gethostname():
+            age = datetime.now(UTC) - datetime.fromisoformat(self.renewed)
+            return age.total_seconds() < LEASE_TTL_S
+        try:
+            os.kill(self.pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True  # someone else's process, alive
+        return True
 
 
 @dataclass(frozen=True)
@@ -114,6 +149,37 @@ class SessionIndex:
         with closing(self._connect()) as db:
             rows = db.execute("SELECT question, wording FROM wordings ORDER BY rowid").fetchall()
         return dict(rows)
+
+    def take(self, session_id: str, owner: str, take_over: bool = False) -> None:
+        """Make `owner` (one Interview in this process) the session's only driver. Another live
+        holder refuses it with SessionBusy unless `take_over`; a dead one's lease is simply taken."""
+        with closing(self._connect()) as db:
+            db.execute("BEGIN IMMEDIATE")  # read and write as one step: two resumes cannot both win
+            try:
+                row = db.execute("SELECT owner, pid, host, renewed FROM leases WHERE session_id=?",
+                                 (session_id,)).fetchone()
+                held = Lease(*row) if row else None
+                if held and held.owner != owner and not take_over and held.alive():
+                    raise SessionBusy(
+                        f"session {session_id} is open in another process (pid {held.pid} on {held.host}, "
+                        f"active {held.renewed}); finish it there, or take it over here with: "
+                        f"rl-interview interview --resume {session_id} --take-over")
+                db.execute("INSERT OR REPLACE INTO leases VALUES (?, ?, ?, ?, ?)",
+                           (session_id, owner, os.getpid(), socket.gethostname(), now()))
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+
+    def holds(self, session_id: str, owner: str) -> bool:
+        """Does `owner` still drive the session (no one has taken it over)? Renews the lease if so."""
+        with closing(self._connect()) as db:
+            changed = db.execute("UPDATE leases SET renewed=? WHERE session_id=? AND owner=?",
+                                 (now(), session_id, owner)).rowcount
+        return changed == 1
+
+    def release(self, session_id: str, owner: str) -> None:
+        self._write("DELETE FROM leases WHERE session_id=? AND owner=?", (session_id, owner))
 
     def list(self) -> list[SessionRow]:
         with closing(self._connect()) as db:

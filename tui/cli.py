@@ -62,6 +62,8 @@ def interview(
     plain: Annotated[bool, typer.Option("--plain", help="Plain text in the terminal or a pipe, no TUI.")] = False,
     jsonl: Annotated[bool, typer.Option("--jsonl", help="With --plain: one JSON event per line.")] = False,
     resume: Annotated[str | None, typer.Option("--resume", help="Continue the latest (or the named) unfinished session.")] = None,
+    take_over: Annotated[bool, typer.Option("--take-over", help="With --resume: drive the session here even if "
+                                            "another process has it open (that one stops at its next answer).")] = False,
     questions: Annotated[int | None, typer.Option("--questions", min=1, max=35, help="How many questions (default 6).")] = None,
     section: Annotated[Literal["algorithm", "infrastructure", "both"], typer.Option("--section")] = "both",
     question: Annotated[list[str] | None, typer.Option("--question", help="Ask this question (repeatable, in order).")] = None,
@@ -84,7 +86,8 @@ def interview(
 
         run_tui(settings, request=request, lang=lang, resume=resume)
         return
-    status = _run(_plain_session(settings, request, lang or settings.interview.lang, resume, jsonl))
+    status = _run(_plain_session(settings, request, lang or settings.interview.lang, resume, jsonl,
+                                 take_over=take_over))
     raise typer.Exit(0 if status in ("finished", "ended", "paused") else 1)
 
 
@@ -100,7 +103,7 @@ def _run(coroutine):
 
 
 async def _plain_session(settings: Settings, request, lang: str, resume: str | None, jsonl: bool,
-                         drill=None) -> str:
+                         drill=None, take_over: bool = False) -> str:
     """A plain session: resumed, a drill (`drill`: agent.drill.DrillOptions), or a new interview."""
     from agent.app import open_services
     from agent.plain import LineReader, Renderer, drive
@@ -117,7 +120,7 @@ async def _plain_session(settings: Settings, request, lang: str, resume: str | N
                 raise fail(f"no {'unfinished session' if resume == LATEST else 'session ' + resume} to resume; "
                            "see: rl-interview sessions")
             session = services.interview(row.id)
-            first = session.resume()
+            first = session.resume(take_over)
         elif drill is not None:
             from agent.drill import DrillRenderer, plan_drill
             from agent.profile import system_clock

@@ -112,3 +112,45 @@ def test_a_knowledge_build_while_a_session_reads_the_store(tmp_path):
     found = run_cli(tmp_path, "kb", "search", "tasmania wombat trick", "--json")
     assert found.returncode == 0, found.stderr.decode()
     assert json.loads(found.stdout)[0]["source"] == str((docs / "tasmania.md").resolve())
+
+
+def reply(live: Live, waiting: dict, written: list[str]) -> dict | None:
+    """Answer one interviewer turn; the next one (the answer was acknowledged), or None at the end."""
+    text = answer_for(waiting, len(written) + 1) + f" ({live.stderr_path.stem})"
+    live.send(text)
+    written.append(text)
+    return live.until_waiting()
+
+
+def test_one_session_has_one_driver_and_a_take_over_loses_no_acknowledged_answer(tmp_path):
+    """Issue 15: two processes resumed one session and each took an answer; the report kept one.
+    Now the second resume is refused, naming the session and the way to take it over; a take-over
+    drives it, and the first process refuses its next answer (printing it back) instead of
+    overwriting the turn. Every answer that was acknowledged is in the report."""
+    first = Live(tmp_path, session_args(PLANS["first"]), "first")
+    second = None
+    written: list[str] = []
+    try:
+        assert reply(first, first.until_waiting(), written) is not None
+        session_id = json.loads(run_cli(tmp_path, "sessions", "--json").stdout)[0]["id"]
+        refused = run_cli(tmp_path, "interview", "--plain", "--jsonl", "--resume", session_id)
+        assert refused.returncode != 0
+        message = refused.stderr.decode()
+        assert "open in another process" in message and "--take-over" in message and session_id in message
+        assert "Traceback" not in message
+
+        second = Live(tmp_path, ["interview", "--plain", "--jsonl", "--resume", session_id, "--take-over"], "second")
+        waiting = reply(second, second.until_waiting(), written)
+        orphan = "This answer reached the first process after the take-over."
+        first.send(orphan)
+        assert first.finish() != 0
+        assert "taken over by another process" in first.stderr() and orphan in first.stderr()
+        assert "Traceback" not in first.stderr()
+        while waiting is not None:
+            waiting = reply(second, waiting, written)
+        assert_clean_exit(second)
+    finally:
+        for live in (first, second):
+            if live is not None and live.proc.poll() is None:
+                live.proc.kill()
+    assert saved_answers(tmp_path, session_id) == written

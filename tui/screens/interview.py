@@ -13,6 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, TextArea
 from textual.worker import Worker, WorkerState
 
+from agent.sessions import SessionBusy
 from agent.state import CandidateAction
 from tui.messages import AgentEvent
 from tui.widgets.side_panel import SidePanel
@@ -83,7 +84,9 @@ class InterviewScreen(Screen):
             return
         if event.state in (WorkerState.SUCCESS, WorkerState.ERROR, WorkerState.CANCELLED):
             self.query_one(SidePanel).working = False
-        if event.state == WorkerState.ERROR:
+        if event.state == WorkerState.ERROR and isinstance(event.worker.error, SessionBusy):
+            self.notify(str(event.worker.error), severity="error", timeout=15)
+        elif event.state == WorkerState.ERROR:
             self.notify(f"The interviewer hit an error: {event.worker.error}. Your answers are saved; "
                         "resume from Home.", severity="error", timeout=10)
 
