@@ -140,6 +140,10 @@ class SessionIndex:
             row = db.execute("SELECT action, text FROM answers WHERE session_id=? AND turn=?", (session_id, turn)).fetchone()
         return (row[0], row[1]) if row else None
 
+    def answers_saved(self, session_id: str) -> int:
+        with closing(self._connect()) as db:
+            return db.execute("SELECT COUNT(*) FROM answers WHERE session_id=?", (session_id,)).fetchone()[0]
+
     def asked_wording(self, session_id: str, question: str, wording: int) -> None:
         """The candidate was asked `question` in `wording` (Question.wording) in this session."""
         self._write("INSERT OR IGNORE INTO wordings VALUES (?, ?, ?, ?)", (session_id, question, wording, now()))

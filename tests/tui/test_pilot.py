@@ -350,6 +350,10 @@ async def test_leaving_keeps_the_session_resumable_and_r_resumes_the_pending_que
         row = app.services.index.get("tui-0001")
         assert row.status == "active"
         assert app.services.index.latest_unfinished().id == "tui-0001"
+        waiting = app.screen.query_one("#unfinished", Static)
+        assert waiting.display, "Home names the unfinished session"
+        shown = str(waiting.render())
+        assert "tui-0001" in shown and "1 answer saved" in shown and "R" in shown
 
         await pilot.press("r")
         await wait_until(pilot, lambda: isinstance(app.screen, InterviewScreen), "the resumed interview")
@@ -358,12 +362,14 @@ async def test_leaving_keeps_the_session_resumable_and_r_resumes_the_pending_que
         resumed = app.screen
         assert resumed.session.session_id == "tui-0001"
         turns = interviewer_turns(resumed)
-        assert [t.raw for t in turns] == [pending]
-        assert turns[0].label == "Follow-up · 1/2 · algo-07"
+        # where the candidate was: the question, their answer, then the follow-up still waiting
+        assert [t.label for t in turns] == ["Question · algo-07", "Follow-up · 1/2 · algo-07"]
+        assert turns[-1].raw == pending
+        assert candidate_texts(resumed) == [CLIP_ANSWER]
         assert app.focused is resumed.query_one("#answer", TextArea)
         # and the session goes on from there
         await answer(pilot, ZERO_GRAD_ANSWER)
-        assert candidate_texts(resumed) == [ZERO_GRAD_ANSWER]
+        assert candidate_texts(resumed) == [CLIP_ANSWER, ZERO_GRAD_ANSWER]
         assert interviewer_turns(resumed)[-1].label == "Follow-up · 1/2 · algo-07"
         assert len(app.services.index.list()) == 1
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -9,12 +11,31 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Label, LoadingIndicator, Select, Static
 
+from agent.sessions import SessionDBError, SessionIndex
 from tui.messages import ServicesFailed, ServicesReady
 from tui.topics import topic_summary
 
 LENGTHS = [(f"{n} questions", n) for n in (3, 6, 10, 15)]
 SECTIONS = [("both sections", "both"), ("algorithm", "algorithm"), ("infrastructure", "infrastructure")]
 LANGS = [("English", "en"), ("中文", "zh")]
+
+
+def unfinished_line(sessions_db: Path) -> str:
+    """The session waiting to be resumed, if any: when it started, how far it got, and the key."""
+    if not sessions_db.exists():
+        return ""
+    try:
+        index = SessionIndex(sessions_db)
+        row = index.latest_unfinished()
+        saved = index.answers_saved(row.id) if row else 0
+    except SessionDBError:
+        return ""  # named where the sessions are listed (History, `rl-interview sessions`)
+    if row is None:
+        return ""
+    started = row.started.replace("T", " ")[:16]
+    return (f"[b]Unfinished session[/b] {row.id}, started {started} UTC: {len(row.plan)} questions "
+            f"({', '.join(row.plan)}), {saved} {'answer' if saved == 1 else 'answers'} saved. "
+            "Press [b]R[/b] to resume it.")
 
 
 class HomeScreen(Screen):
@@ -33,6 +54,7 @@ class HomeScreen(Screen):
         with Vertical(id="home"):
             yield Static("[b]rl-interview[/b]  a mock interviewer for RL post-training and infrastructure roles", id="title")
             yield Static("Press [b]Enter[/b] to start an interview with these settings.", id="intro")
+            yield Static(id="unfinished")
             with Horizontal(id="options"):
                 yield Select(LENGTHS, value=app.request.questions if app.request.questions in (3, 6, 10, 15) else 6,
                              allow_blank=False, id="length")
@@ -55,9 +77,17 @@ class HomeScreen(Screen):
     def on_mount(self) -> None:
         if self.app.services is not None:
             self.query_one("#loading").display = False
+        self._show_unfinished()
+
+    def _show_unfinished(self) -> None:
+        line = unfinished_line(self.app.settings.sessions_db)
+        shown = self.query_one("#unfinished", Static)
+        shown.update(line)
+        shown.display = bool(line)
 
     def on_screen_resume(self) -> None:
         self.query_one("#topics", Static).update(topic_summary(self.app.settings.home))
+        self._show_unfinished()
 
     def action_start(self) -> None:
         request = self.app.request.model_copy(update={

@@ -67,16 +67,33 @@ class InterviewScreen(Screen):
             request, lang = self.start
             self.run_agent(self.session.start(request, lang, self.max_follow_ups))
         else:
-            self.run_agent(self.session.resume())
+            self.run_agent(self.session.resume(), replay=True)
 
     def _tick(self) -> None:
         self.query_one(SidePanel).elapsed = int(self.app.clock() - self.started_at)
 
     @work(exclusive=True, group="agent", exit_on_error=False)
-    async def run_agent(self, events) -> None:
+    async def run_agent(self, events, replay: bool = False) -> None:
         self.query_one(SidePanel).working = True
+        if replay:
+            await self._replay_current_question()
         async for event in events:
             self.post_message(AgentEvent(event))
+
+    async def _replay_current_question(self) -> None:
+        """On resume, where the candidate was: the current question's exchanges so far."""
+        state = await self.session.state()
+        pending = state.get("pending")
+        shown = [t for t in state.get("turns", []) if pending is not None and t.question == pending.question]
+        transcript = self.query_one(Transcript)
+        for turn in shown:
+            transcript.add_interviewer(turn.asked, f"{LABELS[turn.kind]} · {turn.question}")
+            if turn.action is CandidateAction.answer:
+                transcript.add_candidate(turn.answer)
+            else:
+                transcript.add_note(f"({turn.action.value})")
+        if shown:
+            transcript.add_note("Resumed: the exchanges above are where you stopped.")
 
     @on(Worker.StateChanged)
     def _worker_changed(self, event: Worker.StateChanged) -> None:
@@ -115,6 +132,8 @@ class InterviewScreen(Screen):
             self.query_one("#answer", TextArea).focus()
             self._review()
         elif event.type == "recovered":
+            if data.get("action") == "answer":
+                transcript.add_candidate(data["answer"])
             transcript.add_note("Recovered your saved answer from before the interruption; continuing.")
         elif event.type == "assessment":
             side.depth = data["depth"]
