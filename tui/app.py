@@ -48,8 +48,11 @@ class InterviewApp(App[None]):
         brain: Any = None,
         retriever: Any = None,
         drill: Any = None,
+        start_now: bool = False,
     ) -> None:
-        """`drill` (agent.drill.DrillOptions) opens the Drill screen over Home once loaded."""
+        """`drill` (agent.drill.DrillOptions) opens the Drill screen over Home once loaded;
+        `start_now` starts the interview `request` asks for as soon as the interviewer is loaded
+        (the command line named its questions: an explicit request, not a default to confirm)."""
         super().__init__()
         self.settings = settings
         self.request = request or PlanRequest(questions=settings.interview.questions)
@@ -63,6 +66,7 @@ class InterviewApp(App[None]):
         self._stack = contextlib.AsyncExitStack()
         self._on_ready: list[Callable[[], None]] = []
         self.drill = drill
+        self.start_now = start_now
 
     def on_mount(self) -> None:
         from tui.screens.home import HomeScreen
@@ -71,6 +75,8 @@ class InterviewApp(App[None]):
         self.load_services()
         if self.drill is not None:
             self.open_drill(self.drill)
+        elif self.start_now and self.resume_id is None:
+            self.start_interview()
 
     def open_drill(self, options: Any = None) -> None:
         from tui.screens.drill import DrillScreen
@@ -160,5 +166,5 @@ class InterviewApp(App[None]):
 
 
 def run_tui(settings: Settings, *, request: PlanRequest, lang: str | None, resume: str | None,
-            drill: Any = None) -> None:
-    InterviewApp(settings, request=request, lang=lang, resume=resume, drill=drill).run()
+            drill: Any = None, start_now: bool = False) -> None:
+    InterviewApp(settings, request=request, lang=lang, resume=resume, drill=drill, start_now=start_now).run()

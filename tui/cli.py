@@ -84,7 +84,9 @@ def interview(
     if not plain:
         from tui.app import run_tui
 
-        run_tui(settings, request=request, lang=lang, resume=resume)
+        # Questions, a count, a section or a topic on the command line are an explicit request: start it.
+        explicit = bool(question) or questions is not None or topic is not None or section != "both"
+        run_tui(settings, request=request, lang=lang, resume=resume, start_now=explicit)
         return
     status = _run(_plain_session(settings, request, lang or settings.interview.lang, resume, jsonl,
                                  take_over=take_over))

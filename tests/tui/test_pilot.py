@@ -570,3 +570,40 @@ async def test_ansi_escapes_in_an_answer_are_not_shown(make_app):
         assert "\x1b" not in screen_text(app)
         assert "PPO clips the probability ratio to a band." in screen_text(app)
         assert app.is_running
+
+
+async def test_questions_named_on_the_command_line_start_at_once(make_app, bank):
+    """`rl-interview interview --question algo-05 --questions 1` is an explicit request: no Home to
+    confirm it on, the interview opens on that question once the interviewer is loaded."""
+    app = make_app(["algo-05"], start_now=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, InterviewScreen), "the interview")
+        await wait_until(pilot, lambda: interviewer_turns(app.screen), "the first question")
+        first = interviewer_turns(app.screen)[0]
+        assert first.label.startswith("Question · 1/1 · algo-05")
+        assert screen_names(app) == ["Screen", "HomeScreen", "InterviewScreen"]
+
+
+async def test_an_answer_scored_offline_after_a_model_failure_says_so_in_the_side_panel_and_review(make_app):
+    """A model is configured but its server is down: the turn is scored offline, and the candidate
+    is told so (and why) beside the depth and in the question's review."""
+    import socket
+
+    from agent.llm_brain import LLMBrain
+    from knowledge.settings import LLMSettings
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # closed again: nothing listens there
+    brain = LLMBrain(LLMSettings(model="openai/test", api_base=f"http://127.0.0.1:{port}/v1", api_key="sk-test",
+                                 timeout_s=2.0, retries=0))
+    app = make_app(["algo-07"], brain=brain)
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await answer(pilot, CLIP_ANSWER)
+        panel = str(app.screen.query_one(SidePanel).render())
+        assert "Scored offline" in panel and "the model failed:" in panel
+        await pilot.press("f4")
+        await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review")
+        await wait_until(pilot, lambda: app.screen.query(Markdown), "the review's content")
+        assert "**Scored offline** for" in app.screen.query(Markdown).first().source

@@ -137,6 +137,7 @@ class InterviewScreen(Screen):
             transcript.add_note("Recovered your saved answer from before the interruption; continuing.")
         elif event.type == "assessment":
             side.depth = data["depth"]
+            side.scored_offline = data.get("fallback_reason")
         elif event.type == "question_done":
             # The summary is saved by the time the interviewer speaks again (or the session ends).
             self.review_due = data["question"] if self.app.settings.interview.review == "each" else None

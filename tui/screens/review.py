@@ -19,9 +19,13 @@ from tui.latex import latex_to_unicode
 DEPTH_NAMES = ["nothing correct", "recall", "mechanism", "reasoning", "expert"]
 
 
-def review_markdown(summary: QuestionSummary, question: Any, lang: str) -> str:
+def review_markdown(summary: QuestionSummary, question: Any, lang: str, offline: list[str] = ()) -> str:
+    """`offline`: why the model failed, for each answer to this question that was scored offline instead."""
     lines = [f"# {question.id}: depth {summary.depth}/4 ({DEPTH_NAMES[summary.depth]})", "",
              latex_to_unicode(question.prompt.get(lang)), "", f"*{summary.reason}*", ""]
+    if offline:
+        reasons = "; ".join(dict.fromkeys(offline))
+        lines += [f"**Scored offline** for {len(offline)} of your answers here, because the model failed: {reasons}.", ""]
     coverage = part_coverage(question, summary.covered)
     if len(coverage) > 1:
         lines += ["## Parts of the question", ""]
@@ -64,7 +68,9 @@ class ReviewScreen(Screen):
         summary = next(s for s in reversed(state["summaries"]) if s.question == self.question_id)
         question = self.app.services.bank[self.question_id]
         body = self.query_one("#review", VerticalScroll)
-        await body.mount(Markdown(review_markdown(summary, question, state.get("lang", "en"))))
+        offline = [t.assessment.fallback_reason for t in state["turns"]
+                   if t.question == self.question_id and t.assessment and t.assessment.fallback_reason]
+        await body.mount(Markdown(review_markdown(summary, question, state.get("lang", "en"), offline)))
         if summary.references:
             await body.mount(Markdown("## References"))
             for ref in summary.references:

@@ -24,6 +24,8 @@ class SidePanel(Static):
     elapsed: reactive[int] = reactive(0, layout=True)
     depth: reactive[int | None] = reactive(None, layout=True)
     working: reactive[bool] = reactive(False, layout=True)
+    scored_offline: reactive[str | None] = reactive(None, layout=True)
+    """Why the last answer was scored offline although a model is configured (None: it was not)."""
 
     def render(self) -> Text:
         minutes, seconds = divmod(self.elapsed, 60)
@@ -33,5 +35,7 @@ class SidePanel(Static):
             ("Section\n", "bold"), f"{self.section}\n\n", ("Topics\n", "bold"), f"{self.topics}\n\n",
             ("Follow-ups ", "bold"), f"{self.follow_ups}/{self.max_follow_ups}\n",
             ("Time ", "bold"), f"{minutes:02d}:{seconds:02d}\n", ("Depth ", "bold"), f"{depth}\n\n",
+            *((("Scored offline\n", "bold yellow"), f"the model failed: {self.scored_offline}\n\n")
+              if self.scored_offline else ()),
             ("interviewer is thinking…" if self.working else "", "italic"),
         )
