@@ -120,14 +120,15 @@ class InterviewApp(App[None]):
             self._on_ready.append(callback)
 
     def start_interview(self, request: PlanRequest | None = None, lang: str | None = None,
-                        max_follow_ups: int | None = None) -> None:
+                        max_follow_ups: int | None = None, gaps: dict[str, list[str]] | None = None) -> None:
         from tui.screens.interview import InterviewScreen
 
         def start() -> None:
             recent = [] if (request or self.request).ids else self.services.index.recent_questions()
             plan = (request or self.request).model_copy(update={"recent": recent})
             session = self.services.interview(self.session_ids() if self.session_ids else None)
-            self.push_screen(InterviewScreen(session, start=(plan, lang or self.lang), max_follow_ups=max_follow_ups))
+            self.push_screen(InterviewScreen(session, start=(plan, lang or self.lang), max_follow_ups=max_follow_ups,
+                                             gaps=gaps))
 
         self.when_ready(start)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from textual.widgets import DataTable
-from tui_helpers import interviewer_turns, screen_names, settle, wait_loaded, wait_until
+from tui_helpers import answer, interviewer_turns, notes, screen_names, settle, wait_loaded, wait_until
 
 from agent.profile import Attempt, Profile, profile_path
 from tui.screens.drill import DrillScreen
@@ -56,6 +56,11 @@ async def test_d_on_home_lists_the_queue_and_starts_a_drill_on_the_gap(make_app,
         state = await app.screen.session.state()
         assert state["max_follow_ups"] == 1
         assert state["request"].openers == {"algo-07": opener.id}
+        # after the first answer, what was not shown last time (as the plain drill tells it)
+        assert not [n for n in notes(app.screen) if n.startswith("Last time")]
+        await answer(pilot, "I am not sure, something about the ratio.")
+        told = [n for n in notes(app.screen) if n.startswith("Last time you had not shown:")]
+        assert len(told) == 1 and opener.statement in told[0]
 
 
 async def test_the_drill_command_opens_the_drill_screen_on_its_topic(make_app, settings, bank, monkeypatch):

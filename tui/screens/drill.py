@@ -69,7 +69,7 @@ class DrillScreen(Screen):
             return
         row = self.query_one(DataTable).cursor_row
         drill = drill_of(self.queue[row: row + self.options.count])
-        self.app.start_interview(drill.request, self.app.lang, max_follow_ups=drill.max_follow_ups)
+        self.app.start_interview(drill.request, self.app.lang, max_follow_ups=drill.max_follow_ups, gaps=drill.gaps())
 
     def action_back(self) -> None:
         self.app.pop_screen()

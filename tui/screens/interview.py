@@ -35,9 +35,13 @@ class InterviewScreen(Screen):
     ]
     PALETTE = BINDINGS[:1] + BINDINGS[2:]
 
-    def __init__(self, session: Any, start: tuple[Any, str] | None, max_follow_ups: int | None = None) -> None:
+    def __init__(self, session: Any, start: tuple[Any, str] | None, max_follow_ups: int | None = None,
+                 gaps: dict[str, list[str]] | None = None) -> None:
         super().__init__()
         self.session = session
+        self.gaps = dict(gaps or {})
+        """A drill's questions that open on last time's gap: the key points not shown then, told
+        after the first answer (as the plain drill does)."""
         self.start = start
         self.review_due: str | None = None
         """A closed question to review once its summary is saved (at the next interviewer turn)."""
@@ -138,6 +142,10 @@ class InterviewScreen(Screen):
         elif event.type == "assessment":
             side.depth = data["depth"]
             side.scored_offline = data.get("fallback_reason")
+            if data["question"] in self.gaps:
+                question = self.app.services.bank[data["question"]]
+                missed = "; ".join(question.key_point(kp).statement for kp in self.gaps.pop(data["question"]))
+                transcript.add_note(f"Last time you had not shown: {missed}")
         elif event.type == "question_done":
             # The summary is saved by the time the interviewer speaks again (or the session ends).
             self.review_due = data["question"] if self.app.settings.interview.review == "each" else None
