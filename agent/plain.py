@@ -8,7 +8,7 @@ resumable; `/end` ends it with a report.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import IO
 
 from agent.parts import coverage_mark
@@ -27,9 +27,12 @@ class LineReader:
     def __init__(self, stream: IO[bytes]):
         self.stream = stream
 
-    def reply(self) -> tuple[CandidateAction | None, str] | None:
-        """(action, text); (None, "") for /quit; None at the end of input with nothing typed."""
-        lines: list[str] = []
+    def reply(self, keep: Callable[[str], None] | None = None,
+              begun: str = "") -> tuple[CandidateAction | None, str] | None:
+        """(action, text); (None, "") for /quit; None at the end of input with nothing typed.
+        `keep` is given the unfinished answer after each line (the draft); `begun` is a draft
+        from before a restart, which the lines typed now continue."""
+        lines: list[str] = begun.splitlines()
         while True:
             raw = self.stream.readline()
             if not raw:
@@ -42,6 +45,8 @@ class LineReader:
                     return CandidateAction.answer, "\n".join(lines)
                 continue
             lines.append(line)
+            if keep is not None:
+                keep("\n".join(lines))
 
 
 class Renderer:
@@ -66,6 +71,9 @@ class Renderer:
             return f"\n{head} {clean_for_display(d['text'])}\n> "
         if event.type == "recovered":
             return f"\n(recovered your saved reply to: {clean_for_display(d['text'])[:80]})\n"
+        if event.type == "draft":
+            return ("(your unsent answer from before, kept; type on to continue it, an empty line sends it)\n"
+                    f"{clean_for_display(d['text'])}\n")
         if event.type == "assessment":
             flags = f" ({', '.join(d['flags'])})" if d["flags"] else ""
             offline = f" [scored offline: {d['fallback_reason']}]" if d.get("fallback_reason") else ""
@@ -109,7 +117,10 @@ async def drive(interview: Interview, first: AsyncIterator[Event], reader: LineR
                 return event.data.get("status", "finished")
         if interview.waiting is None:
             return "finished"
-        reply = reader.reply()
+        begun = interview.draft() or ""  # only after a restart: sending an answer clears its draft
+        if begun:
+            renderer.show(Event("draft", {"text": begun}))
+        reply = reader.reply(interview.save_draft, begun)
         if reply is None or reply[0] is None:
             if not renderer.jsonl:
                 renderer.out.write(f"\nPaused. Resume with: rl-interview interview --resume {interview.session_id}\n")

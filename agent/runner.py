@@ -132,8 +132,18 @@ class Interview:
             raise SessionBusy(f"session {self.session_id} was taken over by another process, so this answer "
                               f"was not sent; resume it there, or here with --take-over, and send it again:\n{text}")
         self.index.save_answer(self.session_id, self.waiting["turn"], action.value, text)
+        self.index.clear_draft(self.session_id)  # only once the answer itself is on disk
         async for event in self._run(Command(resume={"action": action.value, "text": text})):
             yield event
+
+    def save_draft(self, text: str) -> None:
+        """Keep the answer being written for the waiting turn (a front end calls this as it is typed)."""
+        if self.waiting is not None:
+            self.index.save_draft(self.session_id, self.waiting["turn"], text)
+
+    def draft(self) -> str | None:
+        """The unsent answer kept for the waiting turn, if any (shown again on resume)."""
+        return None if self.waiting is None else self.index.draft(self.session_id, self.waiting["turn"])
 
     async def _run(self, payload: Any) -> AsyncIterator[Event]:
         self.waiting = None

@@ -30,6 +30,9 @@ CREATE TABLE IF NOT EXISTS leases (
     session_id TEXT PRIMARY KEY, owner TEXT NOT NULL, pid INTEGER NOT NULL, host TEXT NOT NULL,
     renewed TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS drafts (
+    session_id TEXT PRIMARY KEY, turn INTEGER NOT NULL, text TEXT NOT NULL, saved_at TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS wordings (
     session_id TEXT NOT NULL, question TEXT NOT NULL, wording INTEGER NOT NULL, asked_at TEXT NOT NULL,
     PRIMARY KEY (session_id, question)
@@ -134,6 +137,21 @@ class SessionIndex:
     def save_answer(self, session_id: str, turn: int, action: str, text: str) -> None:
         self._write("INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?, ?)", (session_id, turn, action, text, now()))
         self._write("UPDATE sessions SET updated=? WHERE id=?", (now(), session_id))
+
+    def save_draft(self, session_id: str, turn: int, text: str) -> None:
+        """The answer being written for `turn`, not sent yet (as durable as a sent one)."""
+        if text.strip():
+            self._write("INSERT OR REPLACE INTO drafts VALUES (?, ?, ?, ?)", (session_id, turn, text, now()))
+        else:
+            self.clear_draft(session_id)
+
+    def draft(self, session_id: str, turn: int) -> str | None:
+        with closing(self._connect()) as db:
+            row = db.execute("SELECT text FROM drafts WHERE session_id=? AND turn=?", (session_id, turn)).fetchone()
+        return row[0] if row else None
+
+    def clear_draft(self, session_id: str) -> None:
+        self._write("DELETE FROM drafts WHERE session_id=?", (session_id,))
 
     def saved_answer(self, session_id: str, turn: int) -> tuple[str, str] | None:
         with closing(self._connect()) as db:

@@ -148,6 +148,13 @@ class InterviewApp(App[None]):
 
         self.when_ready(resume)
 
+    def on_app_blur(self) -> None:
+        """The terminal lost focus (or the browser tab): keep the answer being written."""
+        from tui.screens.interview import InterviewScreen
+
+        if isinstance(self.screen, InterviewScreen):
+            self.screen.keep_draft()
+
     async def action_request_quit(self) -> None:
         from tui.screens.interview import InterviewScreen
 

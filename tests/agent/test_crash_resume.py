@@ -241,3 +241,48 @@ def test_sigkill_at_ten_points_then_resume_loses_nothing(tmp_path):
         for turn in transcript:
             assert turn["depth"] is not None and turn["next"] is not None, f"{where}: an unfinished turn {turn}"
         assert len(out.written) > max(out.kills), where
+
+
+def test_the_lines_of_an_unfinished_answer_survive_a_sigkill_and_continue_on_resume(tmp_path):
+    """Issue 15, plain front end: each line of an answer not yet sent (no empty line yet) is kept;
+    killed and resumed, the draft is shown back and the lines typed now continue it."""
+    live = Live(tmp_path, ["interview", "--plain", "--jsonl", "--question", "algo-07"], "first")
+    first_lines = ["PPO clips the probability ratio to [1-eps, 1+eps],", "because it keeps the update small."]
+    try:
+        live.until_waiting()
+        for line in first_lines:
+            live.proc.stdin.write(line.encode() + b"\n")
+        live.proc.stdin.flush()
+        session_id = json.loads(run_cli(tmp_path, "sessions", "--json").stdout)[0]["id"]
+        deadline = time.monotonic() + EVENT_TIMEOUT
+        while _draft_of(tmp_path, session_id) != "\n".join(first_lines) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _draft_of(tmp_path, session_id) == "\n".join(first_lines)
+        live.kill()
+    finally:
+        if live.proc.poll() is None:
+            live.proc.kill()
+    resumed = Live(tmp_path, ["interview", "--plain", "--jsonl", "--resume", session_id], "resumed")
+    try:
+        waiting = resumed.until_waiting()
+        assert waiting["type"] == "ask"
+        shown = resumed.next_event()
+        assert shown == {"type": "draft", "text": "\n".join(first_lines)}
+        resumed.send("The min makes the objective a pessimistic bound.")
+        resumed.until_waiting()
+        resumed.send("/end")
+        assert resumed.finish() == 0, resumed.stderr()
+    finally:
+        if resumed.proc.poll() is None:
+            resumed.proc.kill()
+    report = json.loads(run_cli(tmp_path, "report", session_id, "--format", "json").stdout)
+    first_answer = next(t["answer"] for t in report["transcript"] if t["action"] == "answer")
+    assert first_answer == "\n".join([*first_lines, "The min makes the objective a pessimistic bound."])
+
+
+def _draft_of(home: Path, session_id: str) -> str | None:
+    import sqlite3
+
+    with sqlite3.connect(home / "sessions.sqlite") as db:
+        row = db.execute("SELECT text FROM drafts WHERE session_id=?", (session_id,)).fetchone()
+    return row[0] if row else None

@@ -607,3 +607,40 @@ async def test_an_answer_scored_offline_after_a_model_failure_says_so_in_the_sid
         await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review")
         await wait_until(pilot, lambda: app.screen.query(Markdown), "the review's content")
         assert "**Scored offline** for" in app.screen.query(Markdown).first().source
+
+
+DRAFT = ("Half an answer: the ratio is clipped so that one batch cannot move the policy far, and the min "
+         "then picks the more pessimistic of the two terms, which I was about to")
+
+
+async def test_an_answer_being_written_survives_leaving_and_comes_back_on_resume(make_app, settings):
+    """Issue 15: the editor's text is kept (sessions.sqlite) once typing pauses and when leaving;
+    resumed, it is back in the editor, marked as a draft; sending it clears the draft."""
+    from agent.sessions import SessionIndex
+
+    app = make_app(["algo-07", "infra-01"])
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await answer(pilot, CLIP_ANSWER)
+        await paste(pilot, DRAFT)
+        await wait_until(pilot, lambda: app.screen.session.draft() == DRAFT, "the draft to be kept after a pause")
+        await pilot.press("ctrl+q")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the confirm dialog")
+        await pilot.press("y")
+        await settle(pilot)
+    index = SessionIndex(settings.sessions_db)
+    turn = max(t for t in range(10) if index.draft("tui-0001", t))
+    assert index.draft("tui-0001", turn) == DRAFT
+
+    again = make_app(["algo-07", "infra-01"])
+    async with again.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot)
+        await pilot.press("r")
+        await wait_until(pilot, lambda: isinstance(again.screen, InterviewScreen), "the resumed interview")
+        await wait_until(pilot, lambda: again.screen.query_one("#answer", TextArea).text, "the draft in the editor")
+        await settle(pilot)
+        assert again.screen.query_one("#answer", TextArea).text == DRAFT
+        assert any("unsent answer from before" in n for n in notes(again.screen))
+        await next_turn(pilot, ("ctrl+s",))
+        assert candidate_texts(again.screen)[-1] == DRAFT
+        assert index.draft("tui-0001", turn) is None

@@ -11,6 +11,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Header, TextArea
+from textual.timer import Timer
 from textual.worker import Worker, WorkerState
 
 from agent.sessions import SessionBusy
@@ -20,6 +21,8 @@ from tui.widgets.side_panel import SidePanel
 from tui.widgets.transcript import InterviewerTurn, Transcript
 
 LABELS = {"ask": "Question", "follow_up": "Follow-up", "hint": "Hint"}
+DRAFT_PAUSE_S = 1.5
+"""The editor's text is saved this long after typing pauses."""
 
 
 class InterviewScreen(Screen):
@@ -49,6 +52,7 @@ class InterviewScreen(Screen):
         """For a new session: follow-ups per question (a drill's are fewer); default from the settings."""
         self.streaming: InterviewerTurn | None = None
         self.started_at = 0.0
+        self._draft_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -133,7 +137,15 @@ class InterviewScreen(Screen):
             side.follow_ups = data["follow_ups"]
             if event.type == "ask":
                 side.depth = None
-            self.query_one("#answer", TextArea).focus()
+            editor = self.query_one("#answer", TextArea)
+            draft = self.session.draft()  # only after a restart: sending an answer clears its draft
+            if draft and not editor.text.strip():
+                editor.load_text(draft)
+                editor.move_cursor(editor.document.end)
+                transcript.add_note("Your unsent answer from before is back in the editor (a draft, not sent yet).")
+            elif editor.text.strip():
+                self.keep_draft()  # typed while the interviewer was thinking, when there was no turn to keep it for
+            editor.focus()
             self._review()
         elif event.type == "recovered":
             if data.get("action") == "answer":
@@ -176,6 +188,16 @@ class InterviewScreen(Screen):
             self.query_one(Transcript).add_note(f"({action.value})")
         self.run_agent(self.session.submit(action, text))
 
+    @on(TextArea.Changed, "#answer")
+    def _typed(self) -> None:
+        """Keep the draft once typing pauses (and at once when leaving, below)."""
+        if self._draft_timer is not None:
+            self._draft_timer.stop()
+        self._draft_timer = self.set_timer(DRAFT_PAUSE_S, self.keep_draft)
+
+    def keep_draft(self) -> None:
+        self.session.save_draft(self.query_one("#answer", TextArea).text)
+
     def action_send(self) -> None:
         editor = self.query_one("#answer", TextArea)
         if not editor.text.strip():
@@ -202,6 +224,8 @@ class InterviewScreen(Screen):
 
     async def action_leave(self) -> None:
         from tui.screens.confirm import ConfirmScreen
+
+        self.keep_draft()
 
         def leave(confirmed: bool | None) -> None:
             if confirmed:
