@@ -10,6 +10,7 @@ next connection is refused, as with a provider that is down.
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from collections import deque
@@ -179,3 +180,26 @@ def _chunk(body: dict[str, Any], delta: dict[str, str], finish: str | None) -> d
         "model": body.get("model", "test"),
         "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
     }
+
+
+class Hanging:
+    """A provider that accepts every connection and never answers (a hung model server)."""
+
+    def __init__(self) -> None:
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}/v1"
+        self.held: list = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                connection, _ = self.listener.accept()
+            except OSError:  # closed
+                return
+            self.held.append(connection)
+
+    def close(self) -> None:
+        self.listener.close()
+        for connection in self.held:
+            connection.close()

@@ -17,7 +17,7 @@ import time
 
 import pytest
 from agent_helpers import INTERVIEWER_EVENTS, cli_env, reply_bytes, rl_interview, run_cli
-from evals.scripted_provider import LLMServer, Reply, verdict
+from evals.scripted_provider import Hanging, LLMServer, Reply, verdict
 
 from agent.planning import PlanRequest
 from agent.state import CandidateAction
@@ -112,31 +112,6 @@ def test_killed_after_two_model_turns_and_resumed_the_budget_and_the_costs_carry
     assert spent and spent[-1] is turns[-1], "once the budget is spent, every later turn is offline"
     markdown = run_cli(home, "report", row["id"]).stdout.decode()
     assert f"Total model cost: ${7 * c:.6f}" in markdown
-
-
-class Hanging:
-    """A provider that accepts every connection, reads the request, and never answers."""
-
-    def __init__(self) -> None:
-        import socket
-
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}/v1"
-        self.held: list = []
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                connection, _ = self.listener.accept()
-            except OSError:  # closed
-                return
-            self.held.append(connection)
-
-    def close(self) -> None:
-        self.listener.close()
-        for connection in self.held:
-            connection.close()
 
 
 @pytest.fixture
