@@ -21,7 +21,7 @@ from tui.widgets.side_panel import SidePanel
 from tui.widgets.transcript import InterviewerTurn, Transcript
 
 LABELS = {"ask": "Question", "follow_up": "Follow-up", "hint": "Hint"}
-DRAFT_PAUSE_S = 1.5
+DRAFT_PAUSE_S = 1.0
 """The editor's text is saved this long after typing pauses."""
 
 
