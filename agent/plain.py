@@ -120,7 +120,9 @@ async def drive(interview: Interview, first: AsyncIterator[Event], reader: LineR
         begun = interview.draft() or ""  # only after a restart: sending an answer clears its draft
         if begun:
             renderer.show(Event("draft", {"text": begun}))
-        reply = reader.reply(interview.save_draft, begun)
+        # A person types on to continue the draft; a program (JSONL) is told of it and sends its
+        # answer whole, as it would have anyway after a crash (continuing would merge two answers).
+        reply = reader.reply(interview.save_draft, "" if renderer.jsonl else begun)
         if reply is None or reply[0] is None:
             if not renderer.jsonl:
                 renderer.out.write(f"\nPaused. Resume with: rl-interview interview --resume {interview.session_id}\n")

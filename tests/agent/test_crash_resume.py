@@ -243,9 +243,10 @@ def test_sigkill_at_ten_points_then_resume_loses_nothing(tmp_path):
         assert len(out.written) > max(out.kills), where
 
 
-def test_the_lines_of_an_unfinished_answer_survive_a_sigkill_and_continue_on_resume(tmp_path):
+def test_the_lines_of_an_unfinished_answer_survive_a_sigkill_and_are_offered_on_resume(tmp_path):
     """Issue 15, plain front end: each line of an answer not yet sent (no empty line yet) is kept;
-    killed and resumed, the draft is shown back and the lines typed now continue it."""
+    killed and resumed, the draft is offered back (JSONL: a `draft` event; a program then sends its
+    answer whole, so a resent answer is never merged with the draft)."""
     live = Live(tmp_path, ["interview", "--plain", "--jsonl", "--question", "algo-07"], "first")
     first_lines = ["PPO clips the probability ratio to [1-eps, 1+eps],", "because it keeps the update small."]
     try:
@@ -263,21 +264,36 @@ def test_the_lines_of_an_unfinished_answer_survive_a_sigkill_and_continue_on_res
         if live.proc.poll() is None:
             live.proc.kill()
     resumed = Live(tmp_path, ["interview", "--plain", "--jsonl", "--resume", session_id], "resumed")
+    whole = "\n".join([*first_lines, "The min makes the objective a pessimistic bound."])
     try:
         waiting = resumed.until_waiting()
         assert waiting["type"] == "ask"
-        shown = resumed.next_event()
-        assert shown == {"type": "draft", "text": "\n".join(first_lines)}
-        resumed.send("The min makes the objective a pessimistic bound.")
+        assert resumed.next_event() == {"type": "draft", "text": "\n".join(first_lines)}
+        resumed.send(whole)
         resumed.until_waiting()
+        assert _draft_of(tmp_path, session_id) is None, "sending the answer clears its draft"
         resumed.send("/end")
         assert resumed.finish() == 0, resumed.stderr()
     finally:
         if resumed.proc.poll() is None:
             resumed.proc.kill()
     report = json.loads(run_cli(tmp_path, "report", session_id, "--format", "json").stdout)
-    first_answer = next(t["answer"] for t in report["transcript"] if t["action"] == "answer")
-    assert first_answer == "\n".join([*first_lines, "The min makes the objective a pessimistic bound."])
+    assert [t["answer"] for t in report["transcript"] if t["action"] == "answer"][0] == whole
+
+
+def test_a_person_types_on_to_continue_the_draft():
+    """In a terminal, the lines typed after a restart continue the kept draft, and each line
+    typed is kept as the draft grows."""
+    import io
+
+    from agent.plain import LineReader
+    from agent.state import CandidateAction
+
+    kept: list[str] = []
+    reader = LineReader(io.BytesIO(b"and the min is pessimistic.\n\n"))
+    reply = reader.reply(kept.append, "PPO clips the ratio,")
+    assert reply == (CandidateAction.answer, "PPO clips the ratio,\nand the min is pessimistic.")
+    assert kept == ["PPO clips the ratio,\nand the min is pessimistic."]
 
 
 def _draft_of(home: Path, session_id: str) -> str | None:
