@@ -147,8 +147,8 @@ def test_an_answer_typed_then_sigkilled_is_back_in_the_editor_after_r(tmp_path: 
         home = _wait_for(name, lambda s: "Unfinished session" in s, "Home listing the session")
         assert "algo-07, infra-01" in _flat(home) and "1 answer saved" in _flat(home)
         _tmux("send-keys", "-t", name, "r")
-        screen = _wait_for(name, lambda s: "word199" in s and "Follow-up" in s, "the draft back in the editor")
-        assert "unsent answer from before" in _flat(screen)
+        screen = _wait_for(name, lambda s: "word199" in s and "Follow-up" in s and "unsent answer from before" in s,
+                           "the draft back in the editor, and the note saying so")
         assert "PPO clips the probability ratio to a band." in _flat(screen), "the question's exchanges so far"
         _tmux("send-keys", "-t", name, "C-s")
         deadline = time.monotonic() + WAIT_S
