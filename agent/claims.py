@@ -8,13 +8,15 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
-from agent.meaning import MeaningJudge
 from agent.text import asserts, explains, find_cue, normalise, size
 from knowledge.models import Question
+
+if TYPE_CHECKING:  # agent.meaning builds these records, so it imports this module
+    from agent.meaning import MeaningJudge
 
 How = Literal["cue", "meaning"]
 
@@ -52,6 +54,8 @@ class SentenceClaims:
     """It explains a neighbouring concept rather than anything this question asks."""
     near_miss: PointClaim | None = None
     """The point it came closest to without being credited (for the review's "why not")."""
+    probability: dict[str, float] = field(default_factory=dict)
+    """The judge by meaning's probability for every key point of the question (empty on cues)."""
 
 
 def read_sentences(question: Question, sentences: list[str], judge: MeaningJudge | None,
@@ -98,47 +102,40 @@ gold set's dev split (README: how the judge works)."""
 
 def _by_meaning(question: Question, sentences: list[str], judge: MeaningJudge,
                 vectors: np.ndarray | None) -> list[SentenceClaims]:
-    levels = {kp.id: kp.level for kp in question.key_points}
     pieces = {i: clauses(s) for i, s in enumerate(sentences)}
     extra = [c for i in sorted(pieces) for c in pieces[i]]
     readings = judge.read(question, sentences + extra, None if extra else vectors, keep_best=True)
     whole, by_clause = readings[: len(sentences)], iter(readings[len(sentences):])
-    for i, reading in enumerate(whole):
+    for i, claims in enumerate(whole):
+        sentence = claims.sentence
         for clause in (next(by_clause) for _ in pieces[i]):
-            # A point a clause makes is the sentence's, quoted whole (the evidence stays the candidate's sentence).
-            known = {p.target for p in reading.points if p.credited}
-            for signal in clause.points:
-                if signal.credited and signal.target not in known:
-                    reading.points.append(signal)
-            reading.misconceptions += [m for m in clause.misconceptions
-                                       if m.target not in {w.target for w in reading.misconceptions}]
-    out = []
-    for reading in whole:
-        sentence = reading.sentence
-        cued = _by_cues(question, sentence)
-        normalised = normalise(sentence)
-        explanatory = explains(sentence)
-        claims = SentenceClaims(sentence, other_concept=reading.other_concept)
-        reading.points.sort(key=lambda p: (not p.credited, -p.probability))
-        claims.mentioned = any(find_cue(normalised, kp.cues.all()) for kp in question.key_points)
-        for signal in reading.points:
-            claim = PointClaim(signal.target, levels[signal.target], sentence, "meaning", round(signal.probability, 3),
-                               signal.nearest, signal.cue)
-            if signal.credited and (claim.level == 1 or explanatory):
-                claims.points.append(claim)
-            elif claims.near_miss is None:
-                claims.near_miss = claim
-        credited = {c.key_point for c in claims.points}
-        for cue_claim in [] if reading.other_concept else cued.points:
-            p = reading.probability.get(cue_claim.key_point, 0.0)
-            if cue_claim.key_point not in credited and p >= CUE_VETO:
-                claims.points.append(dataclasses.replace(cue_claim, strength=round(p, 3)))
-                if claims.near_miss is not None and claims.near_miss.key_point == cue_claim.key_point:
-                    claims.near_miss = None
-        claims.misconceptions = [WrongClaim(s.target, sentence, "meaning", round(s.probability, 3), s.nearest)
-                                 for s in reading.misconceptions]
-        named = {w.misconception for w in claims.misconceptions}
-        claims.misconceptions += [w for w in cued.misconceptions if w.misconception not in named]
-        claims.mentioned = claims.mentioned or bool(claims.points)
-        out.append(claims)
-    return out
+            # A claim a clause makes is the sentence's, quoted whole (the evidence stays the candidate's sentence).
+            claims.points += [dataclasses.replace(c, quote=sentence) for c in clause.points
+                              if c.key_point not in {p.key_point for p in claims.points}]
+            claims.misconceptions += [dataclasses.replace(w, quote=sentence) for w in clause.misconceptions
+                                      if w.misconception not in {m.misconception for m in claims.misconceptions}]
+        _apply_levels_and_cues(question, claims)
+    return whole
+
+
+def _apply_levels_and_cues(question: Question, claims: SentenceClaims) -> None:
+    """Beyond recall, a point needs an explaining sentence; cue phrases count beside the meaning."""
+    sentence = claims.sentence
+    explanatory = explains(sentence)
+    claims.points.sort(key=lambda c: -(c.strength or 0.0))
+    held = [c for c in claims.points if c.level == 1 or explanatory]
+    dropped = [c for c in claims.points if c not in held]
+    claims.near_miss = dropped[0] if dropped else claims.near_miss
+    claims.points = held
+    if claims.near_miss is not None and claims.near_miss.key_point in {c.key_point for c in held}:
+        claims.near_miss = None  # a clause made the point the whole sentence came close to
+    cued = _by_cues(question, sentence)
+    for cue_claim in [] if claims.other_concept else cued.points:
+        p = claims.probability.get(cue_claim.key_point, 0.0)
+        if cue_claim.key_point not in {c.key_point for c in claims.points} and p >= CUE_VETO:
+            claims.points.append(dataclasses.replace(cue_claim, strength=round(p, 3)))
+            if claims.near_miss is not None and claims.near_miss.key_point == cue_claim.key_point:
+                claims.near_miss = None  # the cue made it
+    named = {w.misconception for w in claims.misconceptions}
+    claims.misconceptions += [w for w in cued.misconceptions if w.misconception not in named]
+    claims.mentioned = cued.mentioned or bool(claims.points)

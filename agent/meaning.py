@@ -19,12 +19,13 @@ import json
 import math
 import re
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
 import numpy as np
 
+from agent.claims import PointClaim, SentenceClaims, WrongClaim
 from agent.text import NEGATION, asserts, explains, find_cue, normalise
 from knowledge.exemplars import (
     EXEMPLAR_DIR,
@@ -75,33 +76,6 @@ def _pairs(projection: np.ndarray | None, sentence_vectors: np.ndarray, *others:
         o = project(other)
         out += [s * o, np.abs(s - o)]
     return out
-
-
-@dataclass(frozen=True)
-class Signal:
-    """Why a sentence was (or was not) taken to make a claim."""
-
-    target: str
-    probability: float
-    nearest: str
-    """The exemplar the sentence is closest to (for the explanation)."""
-    similarity: float
-    cue: str | None = None
-    credited: bool = True
-    """At or above the head's threshold; below it, a near miss kept for the explanation."""
-
-
-@dataclass
-class Reading:
-    """One sentence, read against one question: the claims it may make, best first."""
-
-    sentence: str
-    points: list[Signal] = field(default_factory=list)
-    misconceptions: list[Signal] = field(default_factory=list)
-    other_concept: bool = False
-    """Closer to an explanation of a neighbouring concept than to any key point of the question."""
-    probability: dict[str, float] = field(default_factory=dict)
-    """The head's probability for every key point of the question (a cue match is weighed by it)."""
 
 
 @dataclass(frozen=True)
@@ -405,11 +379,12 @@ class MeaningJudge:
         return QuestionIndex(question, rows, vectors, statements, elsewhere[np.array(ok, dtype=bool)] if ok else elsewhere)
 
     def read(self, question: Question, sentences: list[str], vectors: np.ndarray | None = None,
-             keep_best: bool = False) -> list[Reading]:
-        """What each sentence claims, judged against the question's exemplars; with `keep_best`, a
-        sentence that makes no point keeps its closest one as a near miss (credited=False)."""
+             keep_best: bool = False) -> list[SentenceClaims]:
+        """What each sentence claims, judged against the question's exemplars alone (agent.claims
+        adds the cue phrases and the level rule); with `keep_best`, a sentence that makes no
+        point keeps its closest one as a near miss."""
         if not sentences or not self.covers(question.id):
-            return [Reading(s) for s in sentences]
+            return [SentenceClaims(s) for s in sentences]
         vectors = self.embed(sentences) if vectors is None else vectors
         index = self.index(question)
         sims = index.similarities(vectors)
@@ -423,23 +398,28 @@ class MeaningJudge:
         other_cols = index.groups["all"]["other"]
         readings = []
         for i, sentence in enumerate(sentences):
-            reading = Reading(sentence, probability={kp.id: float(point_p[kp.id][i]) for kp in question.key_points})
-            ranked = sorted(question.key_points, key=lambda kp: -float(point_p[kp.id][i]))
+            reading = SentenceClaims(sentence, probability={kp.id: float(point_p[kp.id][i]) for kp in question.key_points})
+            ranked = sorted(question.key_points, key=lambda kp: -reading.probability[kp.id])
             for kp in ranked[: self.MAX_POINTS_PER_SENTENCE]:
-                p = float(point_p[kp.id][i])
-                if p >= head.threshold or (keep_best and not reading.points):
-                    text, sim = index.nearest(sims[i], index.groups["points"][kp.id]["pos"])
-                    reading.points.append(Signal(kp.id, p, text, sim, find_cue(normalise(sentence), kp.cues.all()),
-                                                 credited=p >= head.threshold))
+                p = reading.probability[kp.id]
+                if p < head.threshold and (not keep_best or reading.points or reading.near_miss):
+                    continue
+                nearest, _ = index.nearest(sims[i], index.groups["points"][kp.id]["pos"])
+                claim = PointClaim(kp.id, kp.level, sentence, "meaning", round(p, 3), nearest,
+                                   find_cue(normalise(sentence), kp.cues.all()))
+                if p >= head.threshold:
+                    reading.points.append(claim)
+                else:
+                    reading.near_miss = claim
             for wrong in question.misconceptions:
                 p = float(wrong_p[wrong.id][i])
                 if p >= wrong_head.threshold:
-                    text, sim = index.nearest(sims[i], index.groups["wrongs"][wrong.id]["assert"])
-                    if same_polarity(sentence, text):
-                        reading.misconceptions.append(Signal(wrong.id, p, text, sim))
-            reading.misconceptions.sort(key=lambda s: -s.probability)
+                    nearest, _ = index.nearest(sims[i], index.groups["wrongs"][wrong.id]["assert"])
+                    if same_polarity(sentence, nearest):
+                        reading.misconceptions.append(WrongClaim(wrong.id, sentence, "meaning", round(p, 3), nearest))
+            reading.misconceptions.sort(key=lambda w: -w.strength)
             if len(other_cols) and len(pos_all):
-                reading.other_concept = not any(s.credited for s in reading.points) \
+                reading.other_concept = not reading.points \
                     and float(sims[i, other_cols].max()) > float(sims[i, pos_all].max())
             readings.append(reading)
         return readings
