@@ -128,13 +128,20 @@ class Interview:
         if self.waiting is None:
             raise RuntimeError("the interviewer is not waiting for a reply")
         if not self.index.holds(self.session_id, PROCESS_OWNER):
-            # Taken over elsewhere: saving this reply could overwrite the other driver's turn.
+            # Taken over elsewhere: saving this reply (or a draft) could overwrite the other driver's turn.
+            self.waiting = None
             raise SessionBusy(f"session {self.session_id} was taken over by another process, so this answer "
-                              f"was not sent; resume it there, or here with --take-over, and send it again:\n{text}")
+                              f"was not sent; resume it there, or here with --take-over, and send it again:\n{text}",
+                              unsent=text)
         self.index.save_answer(self.session_id, self.waiting["turn"], action.value, text)
         self.index.clear_draft(self.session_id)  # only once the answer itself is on disk
         async for event in self._run(Command(resume={"action": action.value, "text": text})):
             yield event
+
+    def release(self) -> None:
+        """This process stops driving the session (left, paused, ended): another may resume it at once."""
+        self.waiting = None
+        self.index.release(self.session_id, PROCESS_OWNER)
 
     def save_draft(self, text: str) -> None:
         """Keep the answer being written for the waiting turn (a front end calls this as it is typed)."""

@@ -47,6 +47,13 @@ class SessionDBError(Exception):
 class SessionBusy(SessionDBError):
     """Another live process drives this session (its lease in sessions.sqlite is held)."""
 
+    def __init__(self, message: str, unsent: str = "") -> None:
+        super().__init__(message)
+        self.reason = message.split("\n", 1)[0]
+        """The message without the unsent answer, for a front end that keeps the answer itself."""
+        self.unsent = unsent
+        """The answer this process was given but could not send (the session was taken over)."""
+
 
 LEASE_TTL_S = 600
 """A lease held from another host counts as abandoned once it has not been renewed for this long

@@ -132,7 +132,8 @@ class InterviewApp(App[None]):
 
         self.when_ready(start)
 
-    def resume_session(self, session_id: str) -> None:
+    def resume_session(self, session_id: str, take_over: bool = False, unsent: str = "") -> None:
+        """Reopen a session; `take_over` even if another process drives it (the candidate said so)."""
         from tui.screens.interview import InterviewScreen
 
         def resume() -> None:
@@ -144,7 +145,8 @@ class InterviewApp(App[None]):
                 target = row.id
             else:
                 target = session_id
-            self.push_screen(InterviewScreen(self.services.interview(target), start=None))
+            self.push_screen(InterviewScreen(self.services.interview(target), start=None, take_over=take_over,
+                                             unsent=unsent))
 
         self.when_ready(resume)
 

@@ -135,7 +135,10 @@ async def _plain_session(settings: Settings, request, lang: str, resume: str | N
             request = request.model_copy(update={"recent": [] if request.ids else services.index.recent_questions()})
             session = services.interview()
             first = session.start(request, lang, settings.interview.max_follow_ups)
-        return await drive(session, first, LineReader(sys.stdin.buffer), renderer)
+        try:
+            return await drive(session, first, LineReader(sys.stdin.buffer), renderer)
+        finally:
+            session.release()
 
 
 @app.command()

@@ -92,6 +92,24 @@ async def test_interview_start_submit_finish_and_index(settings, notes_retriever
             await collect(interview.submit(CandidateAction.answer, "too late"))
 
 
+async def test_a_session_left_is_free_for_another_driver_at_once(settings, notes_retriever, bank):
+    """Issue 15: the lease is released when a front end stops driving (left, paused), not only when
+    its process dies; until then a second driver is refused, and a released driver sends nothing."""
+    from agent.sessions import SessionBusy
+
+    async with services(settings, notes_retriever) as svc:
+        interview = svc.interview()
+        await collect(interview.start(PlanRequest(ids=["algo-07"]), "en", 1))
+        with pytest.raises(SessionBusy, match="open in another process"):
+            svc.index.take(interview.session_id, "another-window")
+        turn = interview.waiting["turn"]
+        interview.release()
+        svc.index.take(interview.session_id, "another-window")
+        with pytest.raises(RuntimeError):
+            await collect(interview.submit(CandidateAction.answer, "sent after leaving"))
+        assert svc.index.saved_answer(interview.session_id, turn) is None
+
+
 async def test_resume_in_new_services_waits_at_the_same_turn(settings, notes_retriever, bank):
     async with services(settings, notes_retriever) as svc:
         interview = svc.interview()

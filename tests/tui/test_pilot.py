@@ -651,3 +651,76 @@ async def test_an_answer_being_written_survives_leaving_and_comes_back_on_resume
         await next_turn(pilot, ("ctrl+s",))
         assert candidate_texts(again.screen)[-1] == DRAFT
         assert index.draft("tui-0001", turn) is None
+
+
+def sent_answers(app, session_id: str = "tui-0001") -> list[str]:
+    saved = (app.services.index.saved_answer(session_id, turn) for turn in range(20))
+    return [text for action, text in filter(None, saved) if action == "answer"]
+
+
+async def test_resuming_a_session_open_elsewhere_offers_to_take_it_over(make_app):
+    """Issue 15: a second window resuming a session says it is open elsewhere and offers to take
+    it over; no goes back Home, yes drives it here from where it stopped."""
+    import agent.runner
+
+    app = make_app(["algo-07", "infra-01"])
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await answer(pilot, CLIP_ANSWER)
+        await pilot.press("ctrl+q")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the confirm dialog")
+        await pilot.press("y")
+        await settle(pilot)
+        app.services.index.take("tui-0001", "another-window")  # a live process (this one's pid) holds it
+
+        await pilot.press("r")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the take-over question")
+        assert "open in another process" in screen_text(app) and "Take it over here?" in screen_text(app)
+        await pilot.press("n")
+        await settle(pilot)
+        assert isinstance(app.screen, HomeScreen)
+        assert not app.services.index.holds("tui-0001", agent.runner.PROCESS_OWNER)
+
+        await pilot.press("r")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the take-over question")
+        await pilot.press("y")
+        await wait_until(pilot, lambda: isinstance(app.screen, InterviewScreen), "the resumed interview")
+        await wait_until(pilot, lambda: len(interviewer_turns(app.screen)) == 2, "the pending follow-up")
+        await settle(pilot)
+        assert candidate_texts(app.screen) == [CLIP_ANSWER]
+        await answer(pilot, ZERO_GRAD_ANSWER)
+        assert app.services.index.holds("tui-0001", agent.runner.PROCESS_OWNER)
+    assert sent_answers(app) == [CLIP_ANSWER, ZERO_GRAD_ANSWER]
+
+
+async def test_a_window_whose_session_was_taken_over_keeps_its_answer_and_can_take_it_back(make_app):
+    """Issue 15: the first window learns at its next answer that another took the session over; the
+    answer is not sent (it could overwrite the other's turn) but stays in the editor, and taking the
+    session back sends it from here."""
+    app = make_app(["algo-07", "infra-01"])
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await answer(pilot, CLIP_ANSWER)
+        app.services.index.take("tui-0001", "another-window", take_over=True)
+        first = app.screen
+        await paste(pilot, ZERO_GRAD_ANSWER)
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the take-over question")
+        assert "was taken over by another process" in screen_text(app)
+        await pilot.press("n")
+        await settle(pilot)
+        assert app.screen is first
+        assert first.query_one("#answer", TextArea).text == ZERO_GRAD_ANSWER
+        assert any("Not sent" in n for n in notes(first))
+        assert sent_answers(app) == [CLIP_ANSWER]
+
+        await pilot.press("ctrl+s")  # sending again asks again
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the take-over question")
+        await pilot.press("y")
+        await wait_until(pilot, lambda: isinstance(app.screen, InterviewScreen) and app.screen is not first,
+                         "the session reopened here")
+        await wait_until(pilot, lambda: len(interviewer_turns(app.screen)) == 2, "the pending follow-up")
+        await settle(pilot)
+        assert app.screen.query_one("#answer", TextArea).text == ZERO_GRAD_ANSWER
+        await next_turn(pilot, ("ctrl+s",))
+    assert sent_answers(app) == [CLIP_ANSWER, ZERO_GRAD_ANSWER]

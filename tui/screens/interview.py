@@ -39,9 +39,13 @@ class InterviewScreen(Screen):
     PALETTE = BINDINGS[:1] + BINDINGS[2:]
 
     def __init__(self, session: Any, start: tuple[Any, str] | None, max_follow_ups: int | None = None,
-                 gaps: dict[str, list[str]] | None = None) -> None:
+                 gaps: dict[str, list[str]] | None = None, take_over: bool = False, unsent: str = "") -> None:
         super().__init__()
         self.session = session
+        self.take_over = take_over
+        """Resume even though another process drives the session (the candidate said so)."""
+        self.unsent = unsent
+        """An answer a window that lost the session could not send: back in the editor here."""
         self.gaps = dict(gaps or {})
         """A drill's questions that open on last time's gap: the key points not shown then, told
         after the first answer (as the plain drill does)."""
@@ -51,6 +55,8 @@ class InterviewScreen(Screen):
         self.max_follow_ups = max_follow_ups
         """For a new session: follow-ups per question (a drill's are fewer); default from the settings."""
         self.streaming: InterviewerTurn | None = None
+        self.lost: SessionBusy | None = None
+        """Set once the candidate chose to leave the session to the window that took it over."""
         self.started_at = 0.0
         self._draft_timer: Timer | None = None
 
@@ -70,12 +76,19 @@ class InterviewScreen(Screen):
             self.max_follow_ups = self.app.settings.interview.max_follow_ups
         side.max_follow_ups = self.max_follow_ups
         self.set_interval(1, self._tick)
-        self.query_one("#answer", TextArea).border_title = "Your answer (Ctrl+S to send)"
+        editor = self.query_one("#answer", TextArea)
+        editor.border_title = "Your answer (Ctrl+S to send)"
+        if self.unsent:
+            editor.load_text(self.unsent)  # kept as the draft once the resumed question is on screen
         if self.start is not None:
             request, lang = self.start
             self.run_agent(self.session.start(request, lang, self.max_follow_ups))
         else:
-            self.run_agent(self.session.resume(), replay=True)
+            self.run_agent(self.session.resume(self.take_over), replay=True)
+
+    def on_unmount(self) -> None:
+        """Left (or the app quit): another window may resume the session now."""
+        self.session.release()
 
     def _tick(self) -> None:
         self.query_one(SidePanel).elapsed = int(self.app.clock() - self.started_at)
@@ -110,10 +123,36 @@ class InterviewScreen(Screen):
         if event.state in (WorkerState.SUCCESS, WorkerState.ERROR, WorkerState.CANCELLED):
             self.query_one(SidePanel).working = False
         if event.state == WorkerState.ERROR and isinstance(event.worker.error, SessionBusy):
-            self.notify(str(event.worker.error), severity="error", timeout=15)
+            self._offer_take_over(event.worker.error)
         elif event.state == WorkerState.ERROR:
             self.notify(f"The interviewer hit an error: {event.worker.error}. Your answers are saved; "
                         "resume from Home.", severity="error", timeout=10)
+
+    def _offer_take_over(self, busy: SessionBusy) -> None:
+        """The session is driven elsewhere: on resume, or at this window's next answer after another
+        took it over. Taking it (back) over reopens it here, with the unsent answer in the editor."""
+        from tui.screens.confirm import ConfirmScreen
+
+        editor = self.query_one("#answer", TextArea)
+        if busy.unsent and not editor.text.strip():
+            editor.load_text(busy.unsent)
+
+        def chosen(take: bool | None) -> None:
+            if take:
+                unsent = editor.text
+                self.app.pop_screen()
+                self.app.resume_session(self.session.session_id, take_over=True, unsent=unsent)
+            elif busy.unsent:
+                self.lost = busy
+                self.query_one(Transcript).add_note("Not sent: the session runs in another window now. Your answer "
+                                                    "is still in the editor; send it to be asked again, or Esc to leave.")
+            else:
+                self.app.pop_screen()
+
+        why = busy.reason.split("; ")[0]
+        self.app.push_screen(ConfirmScreen(f"{why[:1].upper()}{why[1:]}.\n\nTake it over here? The other "
+                                           "window stops at its next answer, and nothing either sent is lost."),
+                             chosen)
 
     @on(AgentEvent)
     def _event(self, message: AgentEvent) -> None:
@@ -179,6 +218,9 @@ class InterviewScreen(Screen):
         self._review()  # the last question's review comes first; closing it shows the report
 
     def _reply(self, action: CandidateAction, text: str = "") -> None:
+        if self.lost is not None:
+            self._offer_take_over(SessionBusy(self.lost.reason, unsent=text))
+            return
         if self.session.waiting is None:
             self.notify("The interviewer is still thinking.", severity="warning")
             return
