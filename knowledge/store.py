@@ -4,18 +4,31 @@ The collection is its own manifest: every chunk carries its source and the sourc
 so an embedded store and a shared Chroma server behave the same, and a build only embeds files
 whose hash changed. Everything is embedded before anything is written, so a build that fails on
 the way leaves the previous store as it was.
+
+An embedded Chroma store is not made for several processes at once, and a session may be reading
+while `kb build` runs in another terminal. Measured on a busy machine, one build in ten left a
+fresh process's dense search without the new chunks. So a build writes under an exclusive lock
+(`store/build.lock`), readers take it shared, and a process whose store was rebuilt since it opened
+it (a new `generation` in the collection's metadata) reopens it before reading.
 """
 
 from __future__ import annotations
 
 import shutil
 import time
-from collections.abc import Callable, Iterable
+import uuid
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlparse
+
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory locks; one process at a time, as Chroma expects
+    fcntl = None  # type: ignore[assignment]
 
 import numpy as np
 
@@ -31,6 +44,11 @@ DENSE_QUERY_TOKENS = 48
 """The dense half embeds at most this much of a query: an e5 query costs about a millisecond per token
 on a small CPU, and a candidate's whole answer as the query made a turn take seconds. The lexical half
 still reads all of it; every `kb eval` query fits whole."""
+EXACT_DENSE_MAX = 20_000
+"""Up to this many chunks the dense half is an exact cosine search over the stored vectors, in
+memory (20k x 384 floats is 30 MB). Chroma's approximate index missed a chunk built a moment
+before by another process (one fresh search in ten on a busy machine); an exact search cannot, and
+at our sizes it is faster. Larger stores use Chroma's index."""
 SearchMode = Literal["dense", "lexical", "hybrid"]
 Progress = Callable[[int, int], None]
 
@@ -73,6 +91,8 @@ class _Corpus:
     ids: list[str]
     texts: list[str]
     metadatas: list[dict[str, Any]]
+    vectors: np.ndarray | None = None
+    """Unit-length chunk embeddings for exact dense search; None for a store too large to hold."""
 
 
 class KnowledgeStore:
@@ -84,6 +104,8 @@ class KnowledgeStore:
         self._collection: Any = None
         self._corpus: _Corpus | None = None
         self._lexical: Any = None
+        self._generation: str | None = None
+        """The build this process opened the collection at; another build since means reopen."""
 
     # -- opening ----------------------------------------------------------------------------
     @property
@@ -121,7 +143,36 @@ class KnowledgeStore:
             return f"cannot reach the Chroma server at {self.settings.chroma_url} ({reason}); start it with `chroma run` or unset RL_INTERVIEW_CHROMA_URL"
         return f"the knowledge store at {self.location} is damaged or locked ({reason}); fix: rl-interview kb build --rebuild"
 
+    @contextmanager
+    def _locked(self, exclusive: bool) -> Iterator[None]:
+        """Builds write alone; readers may share (a Chroma server serialises writes itself)."""
+        if self.settings.chroma_url or fcntl is None:
+            yield
+            return
+        self.settings.store_dir.mkdir(parents=True, exist_ok=True)
+        with open(self.settings.store_dir / "build.lock", "a+") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+            try:
+                yield
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+
+    def _reopen_if_rebuilt(self) -> None:
+        """Drop this process's handles when another process has built the store since they were opened."""
+        if self._collection is None or self.settings.chroma_url:
+            return
+        try:
+            current = (self._client.get_collection(self._collection_name).metadata or {}).get("generation")
+        except Exception:  # deleted or damaged meanwhile: opening it again says which
+            current = None
+        if current != self._generation:
+            from chromadb.api.shared_system_client import SharedSystemClient
+
+            SharedSystemClient.clear_system_cache()  # Chroma keeps one client per path per process
+            self._client = self._collection = self._corpus = self._lexical = None
+
     def collection(self, create: bool = False) -> Any:
+        self._reopen_if_rebuilt()
         if self._collection is None:
             client = self._client_or_raise()
             try:
@@ -129,12 +180,14 @@ class KnowledgeStore:
                 if self._collection_name in existing:
                     self._check_embedding(client.get_collection(self._collection_name))
                     self._collection = client.get_collection(self._collection_name, embedding_function=self.embedding)
+                    self._generation = (self._collection.metadata or {}).get("generation")
                 elif create:
                     self._collection = client.create_collection(
                         self._collection_name,
                         embedding_function=self.embedding,
                         metadata={"hnsw:space": "cosine", "embedding": self.embedding.spec},
                     )
+                    self._generation = None
                 else:
                     raise StoreError("the knowledge store is empty; build it with: rl-interview kb build")
             except StoreError:
@@ -172,7 +225,8 @@ class KnowledgeStore:
                 continue
             documents.setdefault(doc.key, doc)
         if rebuild:
-            self._reset()
+            with self._locked(exclusive=True):
+                self._reset()
         collection = self.collection(create=True)
         existing = self._existing_hashes(collection)
         changed = [doc for key, doc in documents.items() if existing.get(key) != doc.sha256]
@@ -191,14 +245,17 @@ class KnowledgeStore:
                 )
         vectors = self._embed_all(embed_inputs, progress)
 
-        for key in [*removed, *(doc.key for doc in changed)]:
-            collection.delete(where={"source": key})
-        for start in range(0, len(ids), 256):
-            end = start + 256
-            collection.add(ids=ids[start:end], documents=texts[start:end], metadatas=metadatas[start:end],
-                           embeddings=vectors[start:end])
-        kept = {k: v for k, v in (collection.metadata or {}).items() if not k.startswith("hnsw:")}
-        collection.modify(metadata={**kept, "built_at": datetime.now(UTC).isoformat(timespec="seconds")})
+        with self._locked(exclusive=True):
+            for key in [*removed, *(doc.key for doc in changed)]:
+                collection.delete(where={"source": key})
+            for start in range(0, len(ids), 256):
+                end = start + 256
+                collection.add(ids=ids[start:end], documents=texts[start:end], metadatas=metadatas[start:end],
+                               embeddings=vectors[start:end])
+            kept = {k: v for k, v in (collection.metadata or {}).items() if not k.startswith("hnsw:")}
+            self._generation = uuid.uuid4().hex
+            collection.modify(metadata={**kept, "built_at": datetime.now(UTC).isoformat(timespec="seconds"),
+                                        "generation": self._generation})
         report.embedded_files = [doc.key for doc in changed]
         report.removed_files = removed
         report.chunks_embedded = len(ids)
@@ -252,8 +309,14 @@ class KnowledgeStore:
 
     def _corpus_or_load(self) -> _Corpus:
         if self._corpus is None:
-            got = self.collection().get(include=["documents", "metadatas"])
-            self._corpus = _Corpus(got["ids"], got["documents"] or [], got["metadatas"] or [])
+            collection = self.collection()
+            exact = collection.count() <= EXACT_DENSE_MAX
+            got = collection.get(include=["documents", "metadatas", *(["embeddings"] if exact else [])])
+            vectors = None
+            if exact:
+                vectors = np.asarray(got["embeddings"], dtype=np.float32).reshape(len(got["ids"]), -1)
+                vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+            self._corpus = _Corpus(got["ids"], got["documents"] or [], got["metadatas"] or [], vectors)
         return self._corpus
 
     def _hit(self, chunk_id: str, text: str, meta: dict[str, Any], score: float) -> Hit:
@@ -263,8 +326,9 @@ class KnowledgeStore:
         """Chunks for a free-text query, best first; `question_id` limits them to that question's notes."""
         if not query.strip():
             return self.for_question(question_id, k) if question_id else []
-        dense = self._dense(query, k * 4, question_id) if mode != "lexical" else []
-        lexical = self._lexical_hits(query, k * 4, question_id) if mode != "dense" else []
+        with self._locked(exclusive=False):
+            dense = self._dense(query, k * 4, question_id) if mode != "lexical" else []
+            lexical = self._lexical_hits(query, k * 4, question_id) if mode != "dense" else []
         if mode == "dense":
             return dense[:k]
         if mode == "lexical":
@@ -272,6 +336,13 @@ class KnowledgeStore:
         return fuse([dense, lexical])[:k]
 
     def _dense(self, query: str, k: int, question_id: str | None) -> list[Hit]:
+        corpus = self._corpus_or_load()
+        if corpus.vectors is not None:
+            q = np.asarray(self.embedding.embed_query([opening(query, DENSE_QUERY_TOKENS)]), dtype=np.float32)[0]
+            similarity = corpus.vectors @ (q / max(float(np.linalg.norm(q)), 1e-12))
+            keep = [i for i in np.argsort(-similarity)
+                    if not question_id or corpus.metadatas[i].get("question_id") == question_id][:k]
+            return [self._hit(corpus.ids[i], corpus.texts[i], corpus.metadatas[i], float(similarity[i])) for i in keep]
         where = {"question_id": question_id} if question_id else None
         got = self.collection().query(query_texts=[opening(query, DENSE_QUERY_TOKENS)], n_results=k, where=where,
                                       include=["documents", "metadatas", "distances"])
@@ -298,7 +369,8 @@ class KnowledgeStore:
 
     def for_question(self, question_id: str, k: int = 10) -> list[Hit]:
         """The chunks of one question's reference note, in reading order."""
-        got = self.collection().get(where={"question_id": question_id}, include=["documents", "metadatas"])
+        with self._locked(exclusive=False):
+            got = self.collection().get(where={"question_id": question_id}, include=["documents", "metadatas"])
         rows = sorted(zip(got["ids"], got["documents"], got["metadatas"], strict=True), key=lambda r: (r[2]["source"], r[2].get("chunk", 0)))
         return [self._hit(i, t, m, 1.0) for i, t, m in rows[:k]]
 
