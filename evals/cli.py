@@ -42,6 +42,9 @@ def eval_command(
     simulate_n: Annotated[int | None, typer.Option("--simulate", min=1, max=200, help="Instead: N simulated sessions per persona.")] = None,
     brain: Annotated[Literal["offline", "llm"] | None, typer.Option(
         "--brain", help="offline, or llm (the default when --model is given).")] = None,
+    correct_model: Annotated[bool, typer.Option("--correct-model", help=(
+        "Instead: the held-out split (or --split) through the LLM brain against a local model that returns "
+        "the gold depth and the labelled quotes: how often the verifier keeps a correct verdict."))] = False,
     model: ModelOption = None,
     api_base: ApiBaseOption = None,
     max_cost: MaxCostOption = None,
@@ -70,10 +73,13 @@ def eval_command(
     transcripts, problems = load_gold(paths or [], bank)
     for problem in problems:
         err.print(problem, markup=False, soft_wrap=True)
-    if split:
-        transcripts = [t for t in transcripts if t.split == split]
+    if split or correct_model:
+        transcripts = [t for t in transcripts if t.split == (split or "heldout")]
     if not transcripts:
         raise fail("no gold transcripts to evaluate")
+    if correct_model:
+        _correct_model(transcripts, bank, settings, as_json)
+        return
     report = evaluate(transcripts, bank, make_brain(settings), NotesRetriever(settings.knowledge.chunk_tokens))
     report["parts"] = part_hits(report["per_turn"], transcripts, bank)
     if explain:
@@ -90,6 +96,23 @@ def eval_command(
         out.print(f"\nreport: {folder / 'report.md'}", markup=False)
     if problems:
         raise typer.Exit(EXIT_SKIPPED)
+
+
+def _correct_model(transcripts, bank, settings, as_json: bool) -> None:
+    from evals.correct_model import FIRST_PASS, SECOND_PASS, QuoteLabelError, agreement, load_quotes, render, run
+
+    try:
+        first, second = load_quotes(FIRST_PASS), load_quotes(SECOND_PASS)
+    except QuoteLabelError as exc:
+        raise fail(str(exc)) from None
+    points_of = {f"{t.id}#{i}": [kp.id for kp in bank[turn.question].key_points]
+                 for t in transcripts for i, turn in enumerate(t.turns)}
+    result = run(transcripts, bank, settings, first)
+    result["labels"] = agreement(first, second, points_of)
+    if as_json:
+        sys.stdout.write(terminal_safe_json(json.dumps(result, ensure_ascii=False)) + "\n")
+    else:
+        out.print(render(result), markup=False, soft_wrap=True)
 
 
 def _keypoints(paths: list[Path] | None, bank, settings, as_json: bool) -> None:

@@ -14,6 +14,7 @@ import socket
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -57,6 +58,8 @@ class LLMServer:
         self.follow_up_replies: deque[Reply] = deque()
         self.requests: list[dict[str, Any]] = []
         """Every request body received, in order."""
+        self.responder: Callable[[dict[str, Any]], Reply | None] | None = None
+        """Replies computed from the request (a model that reads the answer), before the queues."""
         self._server = _QuietServer(("127.0.0.1", 0), _handler_for(self))
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
         self._thread.start()
@@ -71,7 +74,10 @@ class LLMServer:
         self.assess_replies.extend(assess)
         self.follow_up_replies.extend(follow_up)
 
-    def next_reply(self, streamed: bool) -> Reply:
+    def next_reply(self, streamed: bool, body: dict[str, Any] | None = None) -> Reply:
+        computed = self.responder(body or {}) if self.responder else None
+        if computed is not None:
+            return computed
         queue = self.follow_up_replies if streamed else self.assess_replies
         if queue:
             return queue.popleft()
@@ -103,7 +109,7 @@ def _handler_for(server: LLMServer) -> type[BaseHTTPRequestHandler]:
             body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
             server.requests.append(body)
             streamed = bool(body.get("stream"))
-            reply = server.next_reply(streamed)
+            reply = server.next_reply(streamed, body)
             time.sleep(reply.delay_s)
             if reply.status != 200:
                 self._send_json(reply.status, {"error": {"message": reply.error, "type": "scripted",
