@@ -30,6 +30,7 @@ from tui_helpers import (
     answer,
     candidate_texts,
     interviewer_turns,
+    leave,
     next_turn,
     notes,
     paste,
@@ -341,10 +342,7 @@ async def test_leaving_keeps_the_session_resumable_and_r_resumes_the_pending_que
         await answer(pilot, CLIP_ANSWER)
         pending = interviewer_turns(app.screen)[-1].raw
         assert any(probe in pending for probe in probes(bank["algo-07"]))
-        await pilot.press("ctrl+q")  # the Quit key asks the same question as Escape on the interview
-        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the confirm dialog")
-        await pilot.press("y")
-        await settle(pilot)
+        await leave(pilot)  # the Quit key asks the same question as Escape on the interview
         assert isinstance(app.screen, HomeScreen)
         assert screen_names(app) == ["Screen", "HomeScreen"]
         row = app.services.index.get("tui-0001")
@@ -631,10 +629,7 @@ async def test_an_answer_being_written_survives_leaving_and_comes_back_on_resume
         await answer(pilot, CLIP_ANSWER)
         await paste(pilot, DRAFT)
         await wait_until(pilot, lambda: app.screen.session.draft() == DRAFT, "the draft to be kept after a pause")
-        await pilot.press("ctrl+q")
-        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the confirm dialog")
-        await pilot.press("y")
-        await settle(pilot)
+        await leave(pilot)
     index = SessionIndex(settings.sessions_db)
     turn = max(t for t in range(10) if index.draft("tui-0001", t))
     assert index.draft("tui-0001", turn) == DRAFT
@@ -667,10 +662,7 @@ async def test_resuming_a_session_open_elsewhere_offers_to_take_it_over(make_app
     async with app.run_test(size=SIZE) as pilot:
         await start(pilot)
         await answer(pilot, CLIP_ANSWER)
-        await pilot.press("ctrl+q")
-        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the confirm dialog")
-        await pilot.press("y")
-        await settle(pilot)
+        await leave(pilot)
         app.services.index.take("tui-0001", "another-window")  # a live process (this one's pid) holds it
 
         await pilot.press("r")

@@ -104,6 +104,16 @@ async def answer(pilot: Pilot, text: str) -> None:
     await next_turn(pilot, ("ctrl+s",))
 
 
+async def leave(pilot: Pilot) -> None:
+    """Quit the interview (Ctrl+Q asks as Escape does), say yes, and wait until Home is back."""
+    from tui.screens.confirm import ConfirmScreen
+
+    await pilot.press("ctrl+q")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen), "the confirm dialog")
+    await pilot.press("y")
+    await settle(pilot)
+
+
 class AgentEvents:
     """A message_hook that records each AgentEvent once (a message is seen again as it bubbles up)."""
 
