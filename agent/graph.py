@@ -12,7 +12,7 @@ answers it points to.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from langgraph.graph import END, START, StateGraph
@@ -29,6 +29,7 @@ from agent.scoring import depth_of, reason_for
 from agent.state import (
     Assessment,
     CandidateAction,
+    Decision,
     Evidence,
     Flag,
     Heard,
@@ -111,14 +112,7 @@ def ask(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Li
         return Command(goto="ask")
     if action is CandidateAction.end:
         return Command(update={"ending": True}, goto="close")
-    heard = None
-    if action is CandidateAction.answer and (HINT_REQUEST.search(text) or HINT_AGAIN.search(text)) and len(text) < 80:
-        action = CandidateAction.hint
-    elif action is CandidateAction.answer:
-        heard = hear(text, runtime.context.bank[pending.question])
-        if heard.heard is Heard.move_on and not heard.content:
-            action = CandidateAction.skip
-        heard = heard.heard
+    action, heard = read_reply(action, text, runtime.context.bank[pending.question])
     turn = Turn(question=pending.question, kind=pending.kind, asked=pending.text, target=pending.target,
                 action=action, answer=text, heard=heard)
     turns = [*state["turns"], turn]
@@ -129,6 +123,19 @@ def ask(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Li
         again = pending.model_copy(update={"text": line, "base": pending.asking})
         return Command(update={"turns": turns, "pending": again, "spoken": spoken + 1}, goto="ask")
     return Command(update={"turns": turns}, goto="retrieve")
+
+
+def read_reply(action: CandidateAction, text: str, question: Question) -> tuple[CandidateAction, Heard | None]:
+    """What a reply asks of the interviewer: a short plea for a hint is a hint request, "next
+    question" alone a skip; otherwise what `hear` recognised besides the answer (or None)."""
+    if action is not CandidateAction.answer:
+        return action, None
+    if (HINT_REQUEST.search(text) or HINT_AGAIN.search(text)) and len(text) < 80:
+        return CandidateAction.hint, None
+    heard = hear(text, question)
+    if heard.heard is Heard.move_on and not heard.content:
+        return CandidateAction.skip, heard.heard
+    return action, heard.heard
 
 
 def retrieve(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Literal["assess"]]:
@@ -147,18 +154,12 @@ async def assess(state: InterviewState, runtime: Runtime[InterviewContext]) -> C
     prior = state.get("assessment")
     brain = runtime.context.brain
     remembered = {}
-    content = strip_meta(turn.answer)
-    protest = turn.heard is Heard.already_said
-    if (turn.action is CandidateAction.answer and not (protest and not content.strip())) \
-            or (turn.action is CandidateAction.hint and content.strip()):
+    if has_content(turn):
         brain.recall(state.get("brain_memory"))
-        assessment = await brain.assess(question, content, prior)
-        remembered = {"brain_memory": brain.remember()}
-    else:
-        assessment = _unchanged(question, prior, turn.action)
     on_question = [t for t in state["turns"] if t.question == turn.question]
-    if protest:
-        assessment = _credit_recalled(question, assessment, turn.target, on_question[:-1])
+    assessment = await judge_reply(brain, question, turn, prior, on_question[:-1])
+    if has_content(turn):
+        remembered = {"brain_memory": brain.remember()}
     assessment = _mark_hinted(assessment, turn, state.get("hints", []))
     gained = assessment.depth > (prior.depth if prior else 0) or bool(assessment.new)
     stalls = 0 if gained or turn.kind == "ask" else state["stalls"] + 1
@@ -171,6 +172,27 @@ async def assess(state: InterviewState, runtime: Runtime[InterviewContext]) -> C
     updated = turn.model_copy(update={"assessment": assessment})
     return Command(update={"turns": [*state["turns"][:-1], updated], "assessment": assessment, "stalls": stalls,
                            **remembered}, goto="decide")
+
+
+def has_content(turn: Turn) -> bool:
+    """Is there anything in the reply for the brain to judge (not a key action, not a bare protest)?"""
+    content = strip_meta(turn.answer).strip()
+    if turn.action is CandidateAction.hint:
+        return bool(content)
+    return turn.action is CandidateAction.answer and (turn.heard is not Heard.already_said or bool(content))
+
+
+async def judge_reply(brain: Brain, question: Question, turn: Turn, prior: Assessment | None,
+                      earlier: list[Turn]) -> Assessment:
+    """The question's assessment after `turn`: the brain judges the reply's content (its talk about
+    the conversation left out); "I already said that" credits the target from `earlier` answers."""
+    if has_content(turn):
+        assessment = await brain.assess(question, strip_meta(turn.answer), prior)
+    else:
+        assessment = _unchanged(question, prior, turn.action)
+    if turn.heard is Heard.already_said:
+        assessment = _credit_recalled(question, assessment, turn.target, earlier)
+    return assessment
 
 
 def _unchanged(question: Question, prior: Assessment | None, action: CandidateAction) -> Assessment:
@@ -216,19 +238,27 @@ def decide_next(state: InterviewState, runtime: Runtime[InterviewContext]) -> Co
     question = runtime.context.bank[turn.question]
     assessment = state["assessment"]
     on_question = [t for t in state["turns"] if t.question == turn.question]
-    partly = partly_said(question, assessment, on_question)
     progress = Progress(follow_ups=state["follow_ups"], max_follow_ups=state["max_follow_ups"],
                         stalls=state["stalls"], probed=tuple(state["probed"]), hinted=state["hinted"],
-                        hints=tuple(state.get("hints", [])), max_hints=runtime.context.max_hints,
-                        partly=tuple(partly), heard=turn.heard)
-    decision = decide(question, assessment, turn.action, progress)
-    if turn.heard is Heard.already_said:
-        decision = decision.model_copy(update={"said": _credited_words(question, assessment, turn.target)})
-    elif decision.target in partly:
-        decision = decision.model_copy(update={"said": partly[decision.target]})
+                        hints=tuple(state.get("hints", [])), max_hints=runtime.context.max_hints)
+    decision = next_decision(question, assessment, on_question, progress)
     updated = turn.model_copy(update={"decision": decision})
     return Command(update={"turns": [*state["turns"][:-1], updated]},
                    goto="close" if decision.action == "move_on" else "follow_up")
+
+
+def next_decision(question: Question, assessment: Assessment, on_question: list[Turn], progress: Progress) -> Decision:
+    """The next move after the last of `on_question` (the question's turns so far, assessed): what
+    the candidate has partly said and asked for is read from the turns, then `policy.decide`."""
+    turn = on_question[-1]
+    partly = partly_said(question, assessment, on_question)
+    progress = replace(progress, partly=tuple(partly), heard=turn.heard)
+    decision = decide(question, assessment, turn.action, progress)
+    if turn.heard is Heard.already_said:
+        return decision.model_copy(update={"said": _credited_words(question, assessment, turn.target)})
+    if decision.target in partly:
+        return decision.model_copy(update={"said": partly[decision.target]})
+    return decision
 
 
 async def follow_up(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Literal["ask"]]:

@@ -20,14 +20,20 @@ import numpy as np
 import yaml
 
 from agent.brain import Brain
-from agent.policy import Progress, decide
+from agent.graph import judge_reply, next_decision, read_reply
+from agent.policy import Progress
 from agent.retrieval import Retriever
-from agent.state import Assessment, CandidateAction
-from agent.text import CJK_CHAR, HINT_REQUEST, WORD
+from agent.state import Assessment, CandidateAction, Decision, Heard, Turn
+from agent.text import CJK_CHAR, WORD
+from agent.wording import respond
 from evals.gold import GoldTranscript, GoldTurn
 from evals.metrics import confusion, depth_metrics, percentile
 from knowledge.bank import Bank
 from knowledge.embeddings import HashEmbedding
+
+
+REPEATED = (Heard.clarify, Heard.repeat, Heard.wait)
+"""Requests the interviewer answers by asking again, without judging the reply."""
 
 
 @dataclass
@@ -99,28 +105,42 @@ def language_of(text: str) -> str:
 
 
 async def replay_transcript(transcript: GoldTranscript, bank: Bank, brain: Brain, retriever: Retriever, lang: str = "en") -> list[TurnResult]:
+    """Each gold answer is heard, judged and answered as the interview graph does (the same
+    `read_reply`, `judge_reply` and `next_decision`); a request the graph answers without judging
+    (clarify, repeat, wait) gets its reply line and counts as a follow-up."""
     results: list[TurnResult] = []
     prior: Assessment | None = None
     block_question: str | None = None
+    on_question: list[Turn] = []
     probed: list[str] = []
+    hints: list[str] = []
     follow_ups = stalls = 0
-    hinted = False
     for index, turn in enumerate(transcript.turns):
         if turn.question != block_question or turn.asked is None:
-            block_question, prior, probed, follow_ups, stalls, hinted = turn.question, None, [], 0, 0, False
+            block_question, prior, on_question, probed, hints, follow_ups, stalls = turn.question, None, [], [], [], 0, 0
         question = bank[turn.question]
         started = time.perf_counter()
-        action = CandidateAction.hint if HINT_REQUEST.search(turn.answer) and len(turn.answer) < 80 else CandidateAction.answer
-        assessment = await brain.assess(question, turn.answer, prior)
-        gained = assessment.depth > (prior.depth if prior else 0) or bool(assessment.new)
-        stalls = 0 if gained or turn.asked is None else stalls + 1
-        decision = decide(question, assessment, action, Progress(follow_ups, 3, stalls, tuple(probed), hinted))
-        text = None
-        if decision.action != "move_on":
-            refs = retriever.references(question.id, turn.answer)
-            text = await brain.write(question, decision, assessment, refs, lang, follow_ups)
-            probed.append(decision.target or "")
-            hinted = hinted or decision.action == "hint"
+        action, heard = read_reply(CandidateAction.answer, turn.answer, question)
+        reply = Turn(question=question.id, kind="follow_up" if on_question else "ask", asked=turn.asked or "",
+                     target=probed[-1] if probed else None, action=action, answer=turn.answer, heard=heard)
+        if heard in REPEATED:
+            assessment = prior or await judge_reply(brain, question, reply.model_copy(update={"action": CandidateAction.skip}), None, [])
+            decision = Decision(action="follow_up", target=reply.target, why="answered the candidate's request", heard=heard)
+            text = respond(heard.value, question, lang, follow_ups, turn.asked or question.prompt.get(lang), turn.answer)
+        else:
+            assessment = await judge_reply(brain, question, reply, prior, on_question)
+            gained = assessment.depth > (prior.depth if prior else 0) or bool(assessment.new)
+            stalls = 0 if gained or turn.asked is None else stalls + 1
+            on_question.append(reply.model_copy(update={"assessment": assessment}))
+            progress = Progress(follow_ups, 3, stalls, tuple(probed), bool(hints), hints=tuple(hints))
+            decision = next_decision(question, assessment, on_question, progress)
+            text = None
+            if decision.action != "move_on":
+                refs = retriever.references(question.id, turn.answer)
+                text = await brain.write(question, decision, assessment, refs, lang, follow_ups)
+                probed.append(decision.target or "")
+                if decision.action == "hint":
+                    hints.append(decision.target or "")
         follow_ups += 1
         latency = (time.perf_counter() - started) * 1000
         results.append(TurnResult(
