@@ -30,6 +30,7 @@ from tui_helpers import (
     answer,
     candidate_texts,
     interviewer_turns,
+    confirm,
     leave,
     next_turn,
     notes,
@@ -311,11 +312,7 @@ async def test_escape_asks_to_confirm_and_no_keeps_the_interview(make_app, bank)
         await start(pilot)
         interview = app.screen
         app.screen.query_one("#transcript").focus()  # Escape in the answer box is test_escape_in_the_answer_box_...
-        await pilot.press("escape")
-        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the confirm dialog")
-        assert "Leave the interview?" in screen_text(app)
-        await pilot.press("n")
-        await settle(pilot)
+        await confirm(pilot, "escape", "n", "Leave the interview?")
         assert app.screen is interview
         assert interview.session.waiting["text"] == bank["algo-07"].prompt.en
         assert app.services.index.get("tui-0001").status == "active"
@@ -665,11 +662,8 @@ async def test_resuming_a_session_open_elsewhere_offers_to_take_it_over(make_app
         await leave(pilot)
         app.services.index.take("tui-0001", "another-window")  # a live process (this one's pid) holds it
 
-        await pilot.press("r")
-        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the take-over question")
-        assert "open in another process" in screen_text(app) and "Take it over here?" in screen_text(app)
-        await pilot.press("n")
-        await settle(pilot)
+        await confirm(pilot, "r", "n", "open in another process")
+        assert "Take it over here?" not in screen_text(app)
         assert isinstance(app.screen, HomeScreen)
         assert not app.services.index.holds("tui-0001", agent.runner.PROCESS_OWNER)
 
@@ -696,11 +690,7 @@ async def test_a_window_whose_session_was_taken_over_keeps_its_answer_and_can_ta
         app.services.index.take("tui-0001", "another-window", take_over=True)
         first = app.screen
         await paste(pilot, ZERO_GRAD_ANSWER)
-        await pilot.press("ctrl+s")
-        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the take-over question")
-        assert "was taken over by another process" in screen_text(app)
-        await pilot.press("n")
-        await settle(pilot)
+        await confirm(pilot, "ctrl+s", "n", "was taken over by another process")
         assert app.screen is first
         assert first.query_one("#answer", TextArea).text == ZERO_GRAD_ANSWER
         assert any("Not sent" in n for n in notes(first))

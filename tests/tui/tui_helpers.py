@@ -104,6 +104,17 @@ async def answer(pilot: Pilot, text: str) -> None:
     await next_turn(pilot, ("ctrl+s",))
 
 
+async def confirm(pilot: Pilot, key: str, reply: str, asks: str) -> None:
+    """Press `key`, check the yes/no dialog it opens asks `asks`, answer `reply` ("y" or "n")."""
+    from tui.screens.confirm import ConfirmScreen
+
+    await pilot.press(key)
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen), f"the dialog asking {asks!r}")
+    assert asks in screen_text(pilot.app)
+    await pilot.press(reply)
+    await settle(pilot)
+
+
 async def leave(pilot: Pilot) -> None:
     """Quit the interview (Ctrl+Q asks as Escape does), say yes, and wait until Home is back."""
     from tui.screens.confirm import ConfirmScreen
