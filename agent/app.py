@@ -34,8 +34,9 @@ class Services:
 
     def interview(self, session_id: str | None = None) -> Interview:
         """A session whose closed questions feed the candidate's profile."""
-        interview = Interview(self.graph, self.context, self.index, session_id or Interview.new_id(),
-                              self.settings.reports_dir)
+        interview = Interview(
+            self.graph, self.context, self.index, session_id or Interview.new_id(), self.settings.reports_dir
+        )
         interview.on_question_done.append(ProfileRecorder(self.profile, self.bank))
         return interview
 
@@ -61,13 +62,18 @@ def make_brain(settings: Settings) -> Brain:
 
 
 @contextlib.asynccontextmanager
-async def open_services(settings: Settings, *, brain: Brain | None = None,
-                        retriever: Retriever | None = None) -> AsyncIterator[Services]:
+async def open_services(
+    settings: Settings, *, brain: Brain | None = None, retriever: Retriever | None = None
+) -> AsyncIterator[Services]:
     """The interviewer and its stores; sessions a kill left half-recorded are settled first."""
     bank = load_bank(extra=settings.bank_paths)
     index = SessionIndex(settings.sessions_db)
-    context = InterviewContext(bank=bank, brain=brain or make_brain(settings),
-                               retriever=retriever or make_retriever(settings), max_hints=settings.interview.max_hints)
+    context = InterviewContext(
+        bank=bank,
+        brain=brain or make_brain(settings),
+        retriever=retriever or make_retriever(settings),
+        max_hints=settings.interview.max_hints,
+    )
     async with open_checkpointer(settings) as saver:
         services = Services(settings, bank, index, builder.compile(checkpointer=saver), context)
         await services.settle()

@@ -58,8 +58,9 @@ class SentenceClaims:
     """The judge by meaning's probability for every key point of the question (empty on cues)."""
 
 
-def read_sentences(question: Question, sentences: list[str], judge: MeaningJudge | None,
-                   vectors: np.ndarray | None = None) -> list[SentenceClaims]:
+def read_sentences(
+    question: Question, sentences: list[str], judge: MeaningJudge | None, vectors: np.ndarray | None = None
+) -> list[SentenceClaims]:
     if judge is not None and judge.heads is not None and judge.covers(question.id):
         return _by_meaning(question, sentences, judge, vectors)
     return [_by_cues(question, s) for s in sentences]
@@ -76,12 +77,15 @@ def _by_cues(question: Question, sentence: str) -> SentenceClaims:
         out.mentioned = True
         if kp.level == 1 or explanatory:
             out.points.append(PointClaim(kp.id, kp.level, sentence, "cue", cue=cue))
-    out.misconceptions = [WrongClaim(w.id, sentence, "cue") for w in question.misconceptions
-                          if asserts(sentence, w.cues.all())]
+    out.misconceptions = [
+        WrongClaim(w.id, sentence, "cue") for w in question.misconceptions if asserts(sentence, w.cues.all())
+    ]
     return out
 
 
-CLAUSE_BREAK = re.compile(r",\s+(?=and |so |since |because |which |while |whereas |but )|;\s+|，|；|\s+(?=because |so that |since )")
+CLAUSE_BREAK = re.compile(
+    r",\s+(?=and |so |since |because |which |while |whereas |but )|;\s+|，|；|\s+(?=because |so that |since )"
+)
 LONG_SENTENCE = 18
 """Sentences longer than this (in words, CJK characters / 2) are also read clause by clause: one
 long sentence often makes two claims, and its embedding sits between them."""
@@ -100,20 +104,27 @@ cue keeps rubric-worded answers credited, the veto drops a cue inside another cl
 gold set's dev split (README: how the judge works)."""
 
 
-def _by_meaning(question: Question, sentences: list[str], judge: MeaningJudge,
-                vectors: np.ndarray | None) -> list[SentenceClaims]:
+def _by_meaning(
+    question: Question, sentences: list[str], judge: MeaningJudge, vectors: np.ndarray | None
+) -> list[SentenceClaims]:
     pieces = {i: clauses(s) for i, s in enumerate(sentences)}
     extra = [c for i in sorted(pieces) for c in pieces[i]]
     readings = judge.read(question, sentences + extra, None if extra else vectors, keep_best=True)
-    whole, by_clause = readings[: len(sentences)], iter(readings[len(sentences):])
+    whole, by_clause = readings[: len(sentences)], iter(readings[len(sentences) :])
     for i, claims in enumerate(whole):
         sentence = claims.sentence
         for clause in (next(by_clause) for _ in pieces[i]):
             # A claim a clause makes is the sentence's, quoted whole (the evidence stays the candidate's sentence).
-            claims.points += [dataclasses.replace(c, quote=sentence) for c in clause.points
-                              if c.key_point not in {p.key_point for p in claims.points}]
-            claims.misconceptions += [dataclasses.replace(w, quote=sentence) for w in clause.misconceptions
-                                      if w.misconception not in {m.misconception for m in claims.misconceptions}]
+            claims.points += [
+                dataclasses.replace(c, quote=sentence)
+                for c in clause.points
+                if c.key_point not in {p.key_point for p in claims.points}
+            ]
+            claims.misconceptions += [
+                dataclasses.replace(w, quote=sentence)
+                for w in clause.misconceptions
+                if w.misconception not in {m.misconception for m in claims.misconceptions}
+            ]
         _apply_levels_and_cues(question, claims)
     return whole
 

@@ -38,8 +38,9 @@ class Draft:
 
 
 def draft_messages(question_id: str, section: Section, note: str) -> list[dict[str, str]]:
-    prompt = load_text("bank_draft.md").format(id=question_id, section=section.value, note=note,
-                                               topics=", ".join(sorted(TOPICS)))
+    prompt = load_text("bank_draft.md").format(
+        id=question_id, section=section.value, note=note, topics=", ".join(sorted(TOPICS))
+    )
     return [{"role": "user", "content": prompt}]
 
 
@@ -58,8 +59,9 @@ def parse_draft(text: str, question_id: str, section: Section) -> Question:
         raise DraftError(f"the model's draft is not a valid question: {problems}") from None
 
 
-async def draft_question(settings: LLMSettings, question_id: str, section: Section, note_path: Path,
-                         folder: Path) -> Draft:
+async def draft_question(
+    settings: LLMSettings, question_id: str, section: Section, note_path: Path, folder: Path
+) -> Draft:
     if not USER_QUESTION_ID.match(question_id):
         raise DraftError(f"{question_id!r} is not an id of your own: use my-<words>, e.g. my-reward-hacking")
     note = note_path.read_text(encoding="utf-8")
@@ -73,7 +75,9 @@ async def draft_question(settings: LLMSettings, question_id: str, section: Secti
     question = parse_draft(reply.text, question_id, section)
     folder.mkdir(parents=True, exist_ok=True)
     body = yaml.safe_dump(question.model_dump(mode="json", exclude_defaults=True), sort_keys=False, allow_unicode=True)
-    target.write_text(DRAFT_HEADER.format(model=settings.model, note=note_path, id=question_id) + body, encoding="utf-8")
+    target.write_text(
+        DRAFT_HEADER.format(model=settings.model, note=note_path, id=question_id) + body, encoding="utf-8"
+    )
     files = [target]
     if not note_target.exists():
         named = note if QUESTION_LINE.search(note) else _with_question_line(note, question_id)

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import IO, Any, Literal
 
-from agent.planning import PlanError, PlanRequest
 from agent.plain import Renderer
+from agent.planning import PlanError, PlanRequest
 from agent.profile import History, mastery
 from agent.runner import Event
 from knowledge.bank import Bank
@@ -52,9 +52,15 @@ class DrillItem:
     """The depth the last attempt was rated on."""
 
     def as_dict(self) -> dict[str, Any]:
-        return {"question": self.question, "why": self.why, "opener": self.opener, "gap": self.gap,
-                "due": self.due.isoformat() if self.due else None, "mastery": self.mastery,
-                "last_depth": self.last_depth}
+        return {
+            "question": self.question,
+            "why": self.why,
+            "opener": self.opener,
+            "gap": self.gap,
+            "due": self.due.isoformat() if self.due else None,
+            "mastery": self.mastery,
+            "last_depth": self.last_depth,
+        }
 
 
 @dataclass(frozen=True)
@@ -83,17 +89,22 @@ def drill_queue(history: History, bank: Bank, now: datetime, topic: str | None =
 
     order = {qid: i for i, qid in enumerate(bank)}
     seen = [q for q in questions if q.id in history.cards]
-    due = sorted((q for q in seen if history.cards[q.id].due <= now),
-                 key=lambda q: (history.cards[q.id].due, order[q.id]))
+    due = sorted(
+        (q for q in seen if history.cards[q.id].due <= now), key=lambda q: (history.cards[q.id].due, order[q.id])
+    )
     due_ids = {q.id for q in due}
-    weak = sorted((q for q in seen if q.id not in due_ids and (weakest(q) or 0.0) < MASTERED),
-                  key=lambda q: (weakest(q) or 0.0, history.of(q.id)[-1].rated_depth, order[q.id]))
+    weak = sorted(
+        (q for q in seen if q.id not in due_ids and (weakest(q) or 0.0) < MASTERED),
+        key=lambda q: (weakest(q) or 0.0, history.of(q.id)[-1].rated_depth, order[q.id]),
+    )
     new = sorted((q for q in questions if q.id not in history.cards), key=lambda q: (q.difficulty, order[q.id]))
     queue = [item(q, "due") for q in due] + [item(q, "weak topic") for q in weak] + [item(q, "new") for q in new]
     if not queue:
         upcoming = min(history.cards[q.id].due for q in seen)
-        raise PlanError(f"nothing to drill{' on ' + topic if topic else ''}: every question is mastered and the "
-                        f"next is due on {upcoming:%Y-%m-%d %H:%M} UTC")
+        raise PlanError(
+            f"nothing to drill{' on ' + topic if topic else ''}: every question is mastered and the "
+            f"next is due on {upcoming:%Y-%m-%d %H:%M} UTC"
+        )
     return queue
 
 
@@ -106,9 +117,15 @@ def _item(history: History, question: Question, why: Why, by_topic: dict[str, fl
     attempts = history.of(question.id)
     gap = history.gap(question) if attempts else []
     card = history.cards.get(question.id)
-    return DrillItem(question=question.id, why=why, opener=gap[0] if gap else None, gap=gap,
-                     due=card.due if card else None, mastery=_weakest(question, by_topic),
-                     last_depth=attempts[-1].rated_depth if attempts else None)
+    return DrillItem(
+        question=question.id,
+        why=why,
+        opener=gap[0] if gap else None,
+        gap=gap,
+        due=card.due if card else None,
+        mastery=_weakest(question, by_topic),
+        last_depth=attempts[-1].rated_depth if attempts else None,
+    )
 
 
 def drill_item(history: History, bank: Bank, question: Question, now: datetime, why: Why) -> DrillItem:
@@ -118,8 +135,9 @@ def drill_item(history: History, bank: Bank, question: Question, now: datetime, 
 
 def drill_of(items: list[DrillItem]) -> Drill:
     """The session for these queue items, in their order."""
-    request = PlanRequest(questions=len(items), ids=[i.question for i in items],
-                          openers={i.question: i.opener for i in items if i.opener})
+    request = PlanRequest(
+        questions=len(items), ids=[i.question for i in items], openers={i.question: i.opener for i in items if i.opener}
+    )
     return Drill(items, request)
 
 

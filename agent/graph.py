@@ -89,8 +89,14 @@ def plan(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[L
     questions = state.get("plan") or make_plan(bank, state["request"])
     started = {**state, "plan": questions}
     return Command(
-        update={"plan": questions, "turns": [], "summaries": [], "status": "active", "ending": False,
-                **_new_question(started, 0, bank)},
+        update={
+            "plan": questions,
+            "turns": [],
+            "summaries": [],
+            "status": "active",
+            "ending": False,
+            **_new_question(started, 0, bank),
+        },
         goto="ask",
     )
 
@@ -99,13 +105,15 @@ def ask(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Li
     """Wait for the candidate. The reply lands in `turns` (and so in the checkpoint) before anything
     else happens with it."""
     pending = state["pending"]
-    reply = interrupt({
-        **pending.model_dump(),
-        "number": state["position"] + 1,
-        "of": len(state["plan"]),
-        "turn": len(state["turns"]),
-        "follow_ups": state["follow_ups"],
-    })
+    reply = interrupt(
+        {
+            **pending.model_dump(),
+            "number": state["position"] + 1,
+            "of": len(state["plan"]),
+            "turn": len(state["turns"]),
+            "follow_ups": state["follow_ups"],
+        }
+    )
     action = CandidateAction(reply.get("action", "answer"))
     text = str(reply.get("text", ""))
     if action is CandidateAction.repeat:
@@ -113,13 +121,21 @@ def ask(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Li
     if action is CandidateAction.end:
         return Command(update={"ending": True}, goto="close")
     action, heard = read_reply(action, text, runtime.context.bank[pending.question])
-    turn = Turn(question=pending.question, kind=pending.kind, asked=pending.text, target=pending.target,
-                action=action, answer=text, heard=heard)
+    turn = Turn(
+        question=pending.question,
+        kind=pending.kind,
+        asked=pending.text,
+        target=pending.target,
+        action=action,
+        answer=text,
+        heard=heard,
+    )
     turns = [*state["turns"], turn]
     if heard in (Heard.clarify, Heard.repeat, Heard.wait):
         spoken = state.get("spoken", 0)
-        line = respond(heard.value, runtime.context.bank[pending.question], state.get("lang", "en"), spoken,
-                     pending.asking, text)
+        line = respond(
+            heard.value, runtime.context.bank[pending.question], state.get("lang", "en"), spoken, pending.asking, text
+        )
         again = pending.model_copy(update={"text": line, "base": pending.asking})
         return Command(update={"turns": turns, "pending": again, "spoken": spoken + 1}, goto="ask")
     return Command(update={"turns": turns}, goto="retrieve")
@@ -163,15 +179,24 @@ async def assess(state: InterviewState, runtime: Runtime[InterviewContext]) -> C
     assessment = _mark_hinted(assessment, turn, state.get("hints", []))
     gained = assessment.depth > (prior.depth if prior else 0) or bool(assessment.new)
     stalls = 0 if gained or turn.kind == "ask" else state["stalls"] + 1
-    _emit(runtime, {
-        "type": "assessment", "question": question.id, "depth": assessment.depth,
-        "covered": [e.key_point for e in assessment.covered], "missed": assessment.missed,
-        "flags": [f.value for f in assessment.flags], "brain": assessment.brain,
-        "fallback_reason": assessment.fallback_reason,
-    })
+    _emit(
+        runtime,
+        {
+            "type": "assessment",
+            "question": question.id,
+            "depth": assessment.depth,
+            "covered": [e.key_point for e in assessment.covered],
+            "missed": assessment.missed,
+            "flags": [f.value for f in assessment.flags],
+            "brain": assessment.brain,
+            "fallback_reason": assessment.fallback_reason,
+        },
+    )
     updated = turn.model_copy(update={"assessment": assessment})
-    return Command(update={"turns": [*state["turns"][:-1], updated], "assessment": assessment, "stalls": stalls,
-                           **remembered}, goto="decide")
+    return Command(
+        update={"turns": [*state["turns"][:-1], updated], "assessment": assessment, "stalls": stalls, **remembered},
+        goto="decide",
+    )
 
 
 def has_content(turn: Turn) -> bool:
@@ -182,8 +207,9 @@ def has_content(turn: Turn) -> bool:
     return turn.action is CandidateAction.answer and (turn.heard is not Heard.already_said or bool(content))
 
 
-async def judge_reply(brain: Brain, question: Question, turn: Turn, prior: Assessment | None,
-                      earlier: list[Turn]) -> Assessment:
+async def judge_reply(
+    brain: Brain, question: Question, turn: Turn, prior: Assessment | None, earlier: list[Turn]
+) -> Assessment:
     """The question's assessment after `turn`: the brain judges the reply's content (its talk about
     the conversation left out); "I already said that" credits the target from `earlier` answers."""
     if has_content(turn):
@@ -199,10 +225,17 @@ def _unchanged(question: Question, prior: Assessment | None, action: CandidateAc
     """A turn with nothing to judge (a hint request, a skip, "I don't know"): no model was asked."""
     flags = [Flag.dont_know] if action is CandidateAction.idk else []
     if prior:
-        return prior.model_copy(update={"answer_depth": 0, "new": [], "misconceptions": [], "flags": flags,
-                                        **ModelUse().model_dump()})
-    return Assessment(question=question.id, depth=0, answer_depth=0, flags=flags, reason="Depth 0 (nothing shown yet).",
-                      missed=[kp.id for kp in sorted(question.key_points, key=lambda k: k.level)])
+        return prior.model_copy(
+            update={"answer_depth": 0, "new": [], "misconceptions": [], "flags": flags, **ModelUse().model_dump()}
+        )
+    return Assessment(
+        question=question.id,
+        depth=0,
+        answer_depth=0,
+        flags=flags,
+        reason="Depth 0 (nothing shown yet).",
+        missed=[kp.id for kp in sorted(question.key_points, key=lambda k: k.level)],
+    )
 
 
 def _credit_recalled(question: Question, assessment: Assessment, target: str | None, earlier: list[Turn]) -> Assessment:
@@ -215,22 +248,29 @@ def _credit_recalled(question: Question, assessment: Assessment, target: str | N
     covered = [*assessment.covered, found]
     missed = [kp for kp in assessment.missed if kp != target]
     depth = max(assessment.depth, depth_of(question, covered, True))
-    return assessment.model_copy(update={
-        "covered": covered, "missed": missed, "new": [*assessment.new, target], "depth": depth,
-        "near_misses": [e for e in assessment.near_misses if e.key_point != target],
-        "reason": reason_for(question, depth, covered, missed, list(assessment.flags)),
-    })
+    return assessment.model_copy(
+        update={
+            "covered": covered,
+            "missed": missed,
+            "new": [*assessment.new, target],
+            "depth": depth,
+            "near_misses": [e for e in assessment.near_misses if e.key_point != target],
+            "reason": reason_for(question, depth, covered, missed, list(assessment.flags)),
+        }
+    )
 
 
 def _mark_hinted(assessment: Assessment, turn: Turn, hints: list[str]) -> Assessment:
     """What this answer shows in reply to a hint, or toward a point hinted at, is shown with a hint."""
+
     def hinted(e: Evidence) -> bool:
         return e.key_point in assessment.new and (turn.kind == "hint" or e.key_point in hints)
 
     if not any(hinted(e) for e in assessment.covered):
         return assessment
-    return assessment.model_copy(update={"covered": [e.model_copy(update={"hinted": True}) if hinted(e) else e
-                                                     for e in assessment.covered]})
+    return assessment.model_copy(
+        update={"covered": [e.model_copy(update={"hinted": True}) if hinted(e) else e for e in assessment.covered]}
+    )
 
 
 def decide_next(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Literal["follow_up", "close"]]:
@@ -238,13 +278,20 @@ def decide_next(state: InterviewState, runtime: Runtime[InterviewContext]) -> Co
     question = runtime.context.bank[turn.question]
     assessment = state["assessment"]
     on_question = [t for t in state["turns"] if t.question == turn.question]
-    progress = Progress(follow_ups=state["follow_ups"], max_follow_ups=state["max_follow_ups"],
-                        stalls=state["stalls"], probed=tuple(state["probed"]), hinted=state["hinted"],
-                        hints=tuple(state.get("hints", [])), max_hints=runtime.context.max_hints)
+    progress = Progress(
+        follow_ups=state["follow_ups"],
+        max_follow_ups=state["max_follow_ups"],
+        stalls=state["stalls"],
+        probed=tuple(state["probed"]),
+        hinted=state["hinted"],
+        hints=tuple(state.get("hints", [])),
+        max_hints=runtime.context.max_hints,
+    )
     decision = next_decision(question, assessment, on_question, progress)
     updated = turn.model_copy(update={"decision": decision})
-    return Command(update={"turns": [*state["turns"][:-1], updated]},
-                   goto="close" if decision.action == "move_on" else "follow_up")
+    return Command(
+        update={"turns": [*state["turns"][:-1], updated]}, goto="close" if decision.action == "move_on" else "follow_up"
+    )
 
 
 def next_decision(question: Question, assessment: Assessment, on_question: list[Turn], progress: Progress) -> Decision:
@@ -269,15 +316,25 @@ async def follow_up(state: InterviewState, runtime: Runtime[InterviewContext]) -
     brain.recall(state.get("brain_memory"))
     spoken = state.get("spoken", 0)
     text = await brain.write(
-        question, decision, state["assessment"], state["references"], state.get("lang", "en"),
-        spoken, on_token=lambda token: _emit(runtime, {"type": "token", "text": token}),
+        question,
+        decision,
+        state["assessment"],
+        state["references"],
+        state.get("lang", "en"),
+        spoken,
+        on_token=lambda token: _emit(runtime, {"type": "token", "text": token}),
     )
     kind = "hint" if decision.action == "hint" else "follow_up"
     hints = state.get("hints", [])
     return Command(
         update={
-            "pending": Pending(question=question.id, kind=kind, text=text, target=decision.target,
-                               base=_asking(question, decision, text, state.get("lang", "en"))),
+            "pending": Pending(
+                question=question.id,
+                kind=kind,
+                text=text,
+                target=decision.target,
+                base=_asking(question, decision, text, state.get("lang", "en")),
+            ),
             "probed": list(dict.fromkeys([*state["probed"], decision.target])),
             "follow_ups": state["follow_ups"] + 1,
             "hinted": state["hinted"] or kind == "hint",
@@ -299,16 +356,27 @@ def close(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[
         assessment = state.get("assessment") or _unchanged(bank[qid], None, CandidateAction.skip)
         all_misconceptions = {m.misconception: m for t in turns if t.assessment for m in t.assessment.misconceptions}
         summary = QuestionSummary(
-            question=qid, depth=assessment.depth, reason=assessment.reason, covered=assessment.covered,
+            question=qid,
+            depth=assessment.depth,
+            reason=assessment.reason,
+            covered=assessment.covered,
             missed=assessment.missed if assessment.covered else [kp.id for kp in bank[qid].key_points],
-            misconceptions=list(all_misconceptions.values()), model_answer=bank[qid].model_answer,
+            misconceptions=list(all_misconceptions.values()),
+            model_answer=bank[qid].model_answer,
             references=state.get("references") or runtime.context.retriever.references(qid),
             skipped=all(t.action is CandidateAction.skip for t in turns),
         )
         summaries = [*summaries, summary]
-        _emit(runtime, {"type": "question_done", "question": qid, "depth": summary.depth,
-                        "parts": [c.as_dict(state.get("lang", "en")) for c in part_coverage(bank[qid], summary.covered)],
-                        "hinted": [e.key_point for e in summary.covered if e.hinted]})
+        _emit(
+            runtime,
+            {
+                "type": "question_done",
+                "question": qid,
+                "depth": summary.depth,
+                "parts": [c.as_dict(state.get("lang", "en")) for c in part_coverage(bank[qid], summary.covered)],
+                "hinted": [e.key_point for e in summary.covered if e.hinted],
+            },
+        )
     position = state["position"] + 1
     if state.get("ending") or position >= len(state["plan"]):
         return Command(update={"summaries": summaries}, goto="report")

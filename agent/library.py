@@ -41,13 +41,16 @@ class Entry:
 
 def entries(bank: Bank, history: History) -> list[Entry]:
     """Every question, by section, then topic, then id, with the candidate's depth and due date."""
+
     def entry(question: Question) -> Entry:
         attempts = history.of(question.id)
         card = history.cards.get(question.id)
         return Entry(question, attempts[-1].rated_depth if attempts else None, card.due if card else None)
 
-    return sorted((entry(q) for q in bank.questions()),
-                  key=lambda e: (e.question.section.value, e.question.topics[0], e.question.id))
+    return sorted(
+        (entry(q) for q in bank.questions()),
+        key=lambda e: (e.question.section.value, e.question.topics[0], e.question.id),
+    )
 
 
 def judged_by_meaning(question: Question) -> bool:
@@ -58,11 +61,20 @@ def judged_by_meaning(question: Question) -> bool:
 def question_markdown(question: Question, lang: str) -> str:
     """The question, its key points by level, misconceptions with corrections and the model answer."""
     origin = "your question" if question.yours else "our question"
-    judge = ("judged by meaning and by its cue phrases" if judged_by_meaning(question)
-             else "no exemplars for the judge: scored on its cue phrases alone")
-    lines = [f"# {question.id}", "",
-             f"*{origin} · {question.section.value} · {', '.join(question.topics)} · "
-             f"difficulty {question.difficulty} · {judge}*", "", question.prompt.get(lang), ""]
+    judge = (
+        "judged by meaning and by its cue phrases"
+        if judged_by_meaning(question)
+        else "no exemplars for the judge: scored on its cue phrases alone"
+    )
+    lines = [
+        f"# {question.id}",
+        "",
+        f"*{origin} · {question.section.value} · {', '.join(question.topics)} · "
+        f"difficulty {question.difficulty} · {judge}*",
+        "",
+        question.prompt.get(lang),
+        "",
+    ]
     if question.parts:
         lines += ["## Parts", ""]
         lines += [f"{i}. {part.get(lang)}" for i, part in enumerate(question.parts, 1)]
@@ -77,8 +89,10 @@ def question_markdown(question: Question, lang: str) -> str:
         points = [kp for kp in question.key_points if kp.level == level]
         if points:
             lines += [f"### Level {level}: {name}", ""]
-            lines += [f"- {kp.statement}" + (f" *(part: {question.part(kp.part).get(lang)})*" if kp.part else "")
-                      for kp in points]
+            lines += [
+                f"- {kp.statement}" + (f" *(part: {question.part(kp.part).get(lang)})*" if kp.part else "")
+                for kp in points
+            ]
             lines.append("")
     lines += ["## Misconceptions", ""]
     for wrong in question.misconceptions:
@@ -127,5 +141,6 @@ def search(settings: Any, query: str, k: int = 8) -> SearchResult:
         return SearchResult([], note)
     scores = LexicalIndex([f"{c.heading}\n{c.text}" for c in chunks]).scores(query)
     order = [i for i in sorted(range(len(chunks)), key=lambda i: -scores[i]) if scores[i] > 0][:k]
-    return SearchResult([SearchHit(chunks[i].question_id, chunks[i].source, chunks[i].heading, chunks[i].text)
-                         for i in order], note)
+    return SearchResult(
+        [SearchHit(chunks[i].question_id, chunks[i].source, chunks[i].heading, chunks[i].text) for i in order], note
+    )

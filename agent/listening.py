@@ -63,7 +63,9 @@ CLARIFY = re.compile(
     _I,
 )
 QUESTION_END = re.compile(r"[?？]\s*$|[吗呢][。.]?\s*$")
-CAUSAL = re.compile(r"\b(because|since|so that|therefore|thus|hence|which means)\b|^\s*(so|then)\b|因为|所以|因此|从而|导致", re.I)
+CAUSAL = re.compile(
+    r"\b(because|since|so that|therefore|thus|hence|which means)\b|^\s*(so|then)\b|因为|所以|因此|从而|导致", re.I
+)
 """A question with a reason in it is a tentative answer ("Is it because the ratio is clipped?")."""
 ASK_BACK_WORDS = 25
 FILLER = re.compile(
@@ -72,8 +74,14 @@ FILLER = re.compile(
     r"[\s,，.。!！…：:；;—-]*)+",
     _I,
 )
-AS_I_SAID = re.compile(r"\bas i (said|mentioned|explained)( (before|earlier|above|already))?\b|(就像|正如)我(刚才|之前|前面)?(说|讲)(的|过)", _I)
-META_LEAD = re.compile(rf"^\s*(?:{PROTEST.pattern}|{WAIT.pattern}|{AS_I_SAID.pattern})[^\w\u3400-\u9fff(]*(?:(?:it|that|this)\b[\s,.!…:;—-]*)?", _I)
+AS_I_SAID = re.compile(
+    r"\bas i (said|mentioned|explained)( (before|earlier|above|already))?\b|(就像|正如)我(刚才|之前|前面)?(说|讲)(的|过)",
+    _I,
+)
+META_LEAD = re.compile(
+    rf"^\s*(?:{PROTEST.pattern}|{WAIT.pattern}|{AS_I_SAID.pattern})[^\w\u3400-\u9fff(]*(?:(?:it|that|this)\b[\s,.!…:;—-]*)?",
+    _I,
+)
 """A protest or a pause at the start of a sentence, with its punctuation ("I just said it: ")."""
 
 SHORT_WORDS = 14
@@ -99,7 +107,7 @@ def strip_meta(text: str) -> str:
             cut = FILLER.match(rest) or META_LEAD.match(rest)
             if not cut or not cut.group(0):
                 break
-            rest = rest[cut.end():]
+            rest = rest[cut.end() :]
         rest = rest.strip()
         if rest and not _only_meta(rest):
             kept.append(rest)
@@ -111,8 +119,12 @@ def _only_meta(sentence: str) -> bool:
     leftover = sentence
     for pattern in (PROTEST, WAIT, REPEAT, MOVE_ON):
         leftover = pattern.sub(" ", leftover)
-    leftover = re.sub(r"\b(i|you|it|that|this|the|a|me|my|please|again|so|now|just|can|could|we|let'?s|ok|okay)\b", " ",
-                      leftover, flags=_I)
+    leftover = re.sub(
+        r"\b(i|you|it|that|this|the|a|me|my|please|again|so|now|just|can|could|we|let'?s|ok|okay)\b",
+        " ",
+        leftover,
+        flags=_I,
+    )
     return size(re.sub(r"[^\w\u3400-\u9fff]+", " ", leftover)) < 2
 
 
@@ -132,9 +144,16 @@ def hear(text: str, question: Question | None = None) -> Reply:
         return Reply(Heard.move_on, content if size(content) >= 6 else "")
     if short and WAIT.search(text) and size(content) < 3:
         return Reply(Heard.wait, "")
-    if size(text) <= ASK_BACK_WORDS and QUESTION_END.search(text.strip()) and not explains_much(content) and (
-            CLARIFY.search(text) or not CAUSAL.search(text)
-            or (question is not None and clarification_for(question, text) is not None)):
+    if (
+        size(text) <= ASK_BACK_WORDS
+        and QUESTION_END.search(text.strip())
+        and not explains_much(content)
+        and (
+            CLARIFY.search(text)
+            or not CAUSAL.search(text)
+            or (question is not None and clarification_for(question, text) is not None)
+        )
+    ):
         return Reply(Heard.clarify, "")
     return Reply(None, content)
 
@@ -180,7 +199,9 @@ def stems(text: str) -> frozenset[str]:
 
 def _common(question: Question) -> frozenset[str]:
     """Words every answer to the question uses: the prompt's, and those most key points share."""
-    return _common_words(question.prompt.en, question.prompt.zh, tuple(f"{kp.probe.en} {kp.probe.zh}" for kp in question.key_points))
+    return _common_words(
+        question.prompt.en, question.prompt.zh, tuple(f"{kp.probe.en} {kp.probe.zh}" for kp in question.key_points)
+    )
 
 
 @lru_cache(maxsize=256)
@@ -238,8 +259,10 @@ def partly_said(question: Question, assessment: Assessment, turns: list[Turn]) -
     said = said_on_question(turns)
     near: dict[str, Evidence] = {}
     for t in turns:
-        for e in (t.assessment.near_misses if t.assessment else []):
-            if (e.strength or 0) >= NEAR_STRENGTH and (e.key_point not in near or (e.strength or 0) > (near[e.key_point].strength or 0)):
+        for e in t.assessment.near_misses if t.assessment else []:
+            if (e.strength or 0) >= NEAR_STRENGTH and (
+                e.key_point not in near or (e.strength or 0) > (near[e.key_point].strength or 0)
+            ):
                 near[e.key_point] = e
     out: dict[str, str] = {}
     for point_id in assessment.missed:
@@ -260,8 +283,12 @@ def recall(question: Question, target: str, turns: list[Turn]) -> Evidence | Non
     if target not in {kp.id for kp in question.key_points}:
         return None
     point = question.key_point(target)
-    near = [e for t in turns for e in (t.assessment.near_misses if t.assessment else [])
-            if e.key_point == target and (e.strength or 0) >= NEAR_STRENGTH]
+    near = [
+        e
+        for t in turns
+        for e in (t.assessment.near_misses if t.assessment else [])
+        if e.key_point == target and (e.strength or 0) >= NEAR_STRENGTH
+    ]
     if near:
         best = max(near, key=lambda e: e.strength or 0)
         return best.model_copy(update={"how": "recalled", "level": point.level})

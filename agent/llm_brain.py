@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 from pydantic import ValidationError
 
 from agent.brain import OfflineBrain, TokenSink
-from agent.meaning import MeaningJudge
 from agent.llm_client import LLMFailure, ModelClient, Reply, Usage
 from agent.llm_prompts import assess_messages, follow_up_messages, repair_messages, verdict_schema
 from agent.llm_verify import verified_assessment
+from agent.meaning import MeaningJudge
 from agent.state import Assessment, BrainMemory, Decision, LLMVerdict, ModelUse, Reference
 from agent.text import clean_for_display
 from knowledge.models import Question
@@ -83,9 +83,14 @@ class LLMBrain:
 
     def remember(self) -> BrainMemory:
         session = self._session()
-        return BrainMemory(spent_usd=session.spent_usd, carried=ModelUse(**session.carried.as_fields()),
-                           calls=session.calls, last=session.last, question=session.question,
-                           exchange=session.exchange)
+        return BrainMemory(
+            spent_usd=session.spent_usd,
+            carried=ModelUse(**session.carried.as_fields()),
+            calls=session.calls,
+            last=session.last,
+            question=session.question,
+            exchange=session.exchange,
+        )
 
     def recall(self, memory: BrainMemory | None) -> None:
         session = self._session()
@@ -140,8 +145,9 @@ class LLMBrain:
             verdict, spent = await self._verdict(session, question, answer, prior)
             # The offline judge's reading is the floor a model can lower only by naming a wrong claim.
             offline = await self.offline.assess(question, answer, prior)
-            assessment = verified_assessment(question, answer, verdict, prior, self.answer_limit_chars,
-                                             offline=offline, judge=self.offline.judge)
+            assessment = verified_assessment(
+                question, answer, verdict, prior, self.answer_limit_chars, offline=offline, judge=self.offline.judge
+            )
             usage = usage + spent
         except LLMFailure as failure:
             usage = usage + failure.usage
@@ -150,8 +156,9 @@ class LLMBrain:
         session.last = assessment.model_copy(update=usage.as_fields())
         return session.last
 
-    async def _verdict(self, session: _Session, question: Question, answer: str,
-                       prior: Assessment | None) -> tuple[LLMVerdict, Usage]:
+    async def _verdict(
+        self, session: _Session, question: Question, answer: str, prior: Assessment | None
+    ) -> tuple[LLMVerdict, Usage]:
         """The model's verdict, with one repair call if the first reply is not the JSON asked for."""
         messages = assess_messages(question, answer[: self.answer_limit_chars], prior)
         reply = await self._call(session, lambda: self.client.complete(messages, schema=verdict_schema()))
@@ -168,9 +175,16 @@ class LLMBrain:
             except ValueError:
                 raise LLMFailure("invalid JSON from the model after one repair", reply.usage + fixed.usage) from None
 
-    async def write(self, question: Question, decision: Decision, assessment: Assessment,
-                    references: list[Reference], lang: str, turn_number: int,
-                    on_token: TokenSink | None = None) -> str:
+    async def write(
+        self,
+        question: Question,
+        decision: Decision,
+        assessment: Assessment,
+        references: list[Reference],
+        lang: str,
+        turn_number: int,
+        on_token: TokenSink | None = None,
+    ) -> str:
         session = self._session()
         if assessment != session.last:
             self._new_turn(session)  # a turn with nothing to judge (a hint request, a skip): no call made yet

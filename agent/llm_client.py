@@ -55,12 +55,20 @@ class Usage:
         def total(a: float | None, b: float | None) -> float | None:
             return None if a is None and b is None else (a or 0) + (b or 0)
 
-        return Usage(total(self.tokens_in, other.tokens_in), total(self.tokens_out, other.tokens_out),
-                     total(self.cost_usd, other.cost_usd), total(self.latency_ms, other.latency_ms))
+        return Usage(
+            total(self.tokens_in, other.tokens_in),
+            total(self.tokens_out, other.tokens_out),
+            total(self.cost_usd, other.cost_usd),
+            total(self.latency_ms, other.latency_ms),
+        )
 
     def as_fields(self) -> dict[str, Any]:
-        return {"tokens_in": self.tokens_in, "tokens_out": self.tokens_out, "cost_usd": self.cost_usd,
-                "latency_ms": None if self.latency_ms is None else round(self.latency_ms, 1)}
+        return {
+            "tokens_in": self.tokens_in,
+            "tokens_out": self.tokens_out,
+            "cost_usd": self.cost_usd,
+            "latency_ms": None if self.latency_ms is None else round(self.latency_ms, 1),
+        }
 
 
 @dataclass(frozen=True)
@@ -139,7 +147,11 @@ def failure_kind(exc: BaseException) -> str:
         return "auth"
     if "NotFoundError" in names:
         return "not_found"
-    if "APIConnectionError" in names or "Connection error" in str(exc) or name in ("ConnectError", "ConnectionRefusedError"):
+    if (
+        "APIConnectionError" in names
+        or "Connection error" in str(exc)
+        or name in ("ConnectError", "ConnectionRefusedError")
+    ):
         return "connection"
     if "BadRequestError" in names or "UnprocessableEntityError" in names:
         return "bad_request"
@@ -178,8 +190,14 @@ class ModelClient:
 
     def _params(self, messages: list[dict[str, str]], max_tokens: int) -> dict[str, Any]:
         s = self.settings
-        params: dict[str, Any] = {"model": s.model, "messages": messages, "temperature": s.temperature,
-                                  "timeout": s.timeout_s, "num_retries": s.retries, "max_tokens": max_tokens}
+        params: dict[str, Any] = {
+            "model": s.model,
+            "messages": messages,
+            "temperature": s.temperature,
+            "timeout": s.timeout_s,
+            "num_retries": s.retries,
+            "max_tokens": max_tokens,
+        }
         if s.api_base:
             params["api_base"] = s.api_base
         if s.api_key is not None:
@@ -190,14 +208,14 @@ class ModelClient:
         """Every attempt may take the full timeout, plus litellm's backoff between attempts."""
         return self.settings.timeout_s * (self.settings.retries + 1) + 2.0 * self.settings.retries
 
-    async def complete(self, messages: list[dict[str, str]], *, schema: dict[str, Any] | None = None,
-                       max_tokens: int = 800) -> Reply:
+    async def complete(
+        self, messages: list[dict[str, str]], *, schema: dict[str, Any] | None = None, max_tokens: int = 800
+    ) -> Reply:
         """A whole reply; with `schema`, asked for as structured output where the provider supports it."""
         litellm = await litellm_module()
         params = self._params(messages, max_tokens)
         if schema is not None and _supports_schema(litellm, self.settings.model):
-            params["response_format"] = {"type": "json_schema",
-                                         "json_schema": {"name": "assessment", "schema": schema}}
+            params["response_format"] = {"type": "json_schema", "json_schema": {"name": "assessment", "schema": schema}}
         started = time.perf_counter()
         try:
             async with asyncio.timeout(self._deadline()):
@@ -209,8 +227,9 @@ class ModelClient:
         text = response.choices[0].message.content or ""
         return Reply(text, Usage(tokens_in, tokens_out, self._cost(litellm, tokens_in, tokens_out), _ms(started)))
 
-    async def stream(self, messages: list[dict[str, str]], on_token: Callable[[str], None] | None,
-                     *, max_tokens: int = 300) -> Reply:
+    async def stream(
+        self, messages: list[dict[str, str]], on_token: Callable[[str], None] | None, *, max_tokens: int = 300
+    ) -> Reply:
         """A text reply passed on token by token; a stream that ends without finishing is a failure."""
         litellm = await litellm_module()
         params = self._params(messages, max_tokens) | {"stream": True, "stream_options": {"include_usage": True}}
@@ -238,16 +257,21 @@ class ModelClient:
         return Reply("".join(pieces), usage)
 
     def _failure(self, exc: BaseException, started: float) -> LLMFailure:
-        return LLMFailure(failure_reason(exc, self.settings), Usage(latency_ms=_ms(started)),
-                          detail=scrub(str(exc), self.settings)[:300], kind=failure_kind(exc))
+        return LLMFailure(
+            failure_reason(exc, self.settings),
+            Usage(latency_ms=_ms(started)),
+            detail=scrub(str(exc), self.settings)[:300],
+            kind=failure_kind(exc),
+        )
 
     def _cost(self, litellm: ModuleType, tokens_in: int | None, tokens_out: int | None) -> float | None:
         """litellm's price for these tokens; None for a model it has no price for (local models)."""
         if tokens_in is None and tokens_out is None:
             return None
         try:
-            prompt, completion = litellm.cost_per_token(model=self.settings.model, prompt_tokens=tokens_in or 0,
-                                                        completion_tokens=tokens_out or 0)
+            prompt, completion = litellm.cost_per_token(
+                model=self.settings.model, prompt_tokens=tokens_in or 0, completion_tokens=tokens_out or 0
+            )
         except Exception:  # litellm raises for models missing from its price list
             return None
         return float(prompt + completion)

@@ -23,8 +23,10 @@ class Diagnosis:
 
 async def diagnose(settings: LLMSettings) -> Diagnosis:
     if not settings.model:
-        return Diagnosis(False, "no model configured: pass --model PROVIDER/NAME (e.g. openai/gpt-4o-mini) "
-                                "or set RL_INTERVIEW_LLM__MODEL")
+        return Diagnosis(
+            False,
+            "no model configured: pass --model PROVIDER/NAME (e.g. openai/gpt-4o-mini) or set RL_INTERVIEW_LLM__MODEL",
+        )
     if not litellm_installed():
         return Diagnosis(False, INSTALL_HINT)
     litellm = await litellm_module()
@@ -32,9 +34,12 @@ async def diagnose(settings: LLMSettings) -> Diagnosis:
     try:
         litellm.get_llm_provider(model=settings.model, api_base=settings.api_base)
     except Exception:  # litellm cannot tell which provider the name belongs to
-        return Diagnosis(False, f"litellm does not know the provider of {settings.model!r}: write the model as "
-                                "PROVIDER/NAME, e.g. openai/gpt-4o-mini, anthropic/claude-3-5-haiku-latest, "
-                                "ollama/llama3.1")
+        return Diagnosis(
+            False,
+            f"litellm does not know the provider of {settings.model!r}: write the model as "
+            "PROVIDER/NAME, e.g. openai/gpt-4o-mini, anthropic/claude-3-5-haiku-latest, "
+            "ollama/llama3.1",
+        )
     missing = _missing_keys(litellm, settings)
     if missing:
         return Diagnosis(False, f"no API key for {settings.model}: set {' or '.join(missing)} (or {KEY_SETTING})")
@@ -45,8 +50,11 @@ async def diagnose(settings: LLMSettings) -> Diagnosis:
         return Diagnosis(False, _advice(failure, quick, where))
     usage = reply.usage
     cost = "price unknown (a local or unlisted model)" if usage.cost_usd is None else f"${usage.cost_usd:.6f}"
-    return Diagnosis(True, f"ok: {where} replied in {usage.latency_ms:.0f} ms "
-                           f"({usage.tokens_in} tokens in, {usage.tokens_out} out, {cost})")
+    return Diagnosis(
+        True,
+        f"ok: {where} replied in {usage.latency_ms:.0f} ms "
+        f"({usage.tokens_in} tokens in, {usage.tokens_out} out, {cost})",
+    )
 
 
 def _missing_keys(litellm, settings: LLMSettings) -> list[str]:
@@ -67,11 +75,11 @@ def _advice(failure: LLMFailure, settings: LLMSettings, where: str) -> str:
         "no_key": f"no API key for {settings.model}: set the provider's key variable or {KEY_SETTING}",
         "auth": f"{where}: the provider refused the key; check it, or {KEY_SETTING}{detail}",
         "connection": f"cannot connect to {base}: is the server running and is the base URL right? "
-                      "(OpenAI-compatible servers usually end in /v1)",
+        "(OpenAI-compatible servers usually end in /v1)",
         "not_found": f"{where}: not found (404): the model name is wrong, or the base URL is missing a path "
-                     f"such as /v1{detail}",
+        f"such as /v1{detail}",
         "timeout": f"{where}: no reply within {settings.timeout_s:g} s: the server is slow or unreachable "
-                   "(raise RL_INTERVIEW_LLM__TIMEOUT_S, or check --api-base)",
+        "(raise RL_INTERVIEW_LLM__TIMEOUT_S, or check --api-base)",
         "rate_limit": f"{where}: rate limited or out of quota (429){detail}",
         "bad_request": f"{where}: the provider refused the request{detail}",
         "server": f"{where}: the provider failed{detail}",

@@ -37,8 +37,13 @@ def as_data(text: str) -> str:
 def system_message(question: Question) -> Message:
     key_points = "\n".join(f"- {kp.id}, level {kp.level}: {kp.statement}" for kp in question.key_points)
     misconceptions = "\n".join(f"- {m.id}: {m.statement}" for m in question.misconceptions)
-    content = _fill("llm_system.md", question=question.prompt.en, key_points=key_points,
-                    misconceptions=misconceptions, model_answer=question.model_answer.strip())
+    content = _fill(
+        "llm_system.md",
+        question=question.prompt.en,
+        key_points=key_points,
+        misconceptions=misconceptions,
+        model_answer=question.model_answer.strip(),
+    )
     return {"role": "system", "content": content}
 
 
@@ -49,26 +54,43 @@ def assess_messages(question: Question, answer: str, prior: Assessment | None) -
 
 
 def repair_messages(messages: list[Message], reply: str, problem: str) -> list[Message]:
-    return [*messages, {"role": "assistant", "content": reply},
-            {"role": "user", "content": _fill("llm_repair.md", problem=problem)}]
+    return [
+        *messages,
+        {"role": "assistant", "content": reply},
+        {"role": "user", "content": _fill("llm_repair.md", problem=problem)},
+    ]
 
 
 def verdict_schema() -> dict:
     return LLMVerdict.model_json_schema()
 
 
-def follow_up_messages(question: Question, decision: Decision, assessment: Assessment,
-                       references: list[Reference], lang: str, exchange: list[tuple[str, str]]) -> list[Message]:
+def follow_up_messages(
+    question: Question,
+    decision: Decision,
+    assessment: Assessment,
+    references: list[Reference],
+    lang: str,
+    exchange: list[tuple[str, str]],
+) -> list[Message]:
     """`exchange` is the question's conversation so far as (who, text), who being interviewer or candidate."""
     conversation = [f"Interviewer: {question.prompt.get(lang)}"]
     for who, text in exchange:
-        conversation.append(f"Interviewer: {text}" if who == "interviewer"
-                            else f"Candidate:\n{as_data(text[:CONVERSATION_CHARS])}")
+        conversation.append(
+            f"Interviewer: {text}" if who == "interviewer" else f"Candidate:\n{as_data(text[:CONVERSATION_CHARS])}"
+        )
     notes = "\n\n".join(f"[{r.source} › {r.heading}]\n{r.text[:REFERENCE_CHARS]}" for r in references[:3]) or "(none)"
     task, target = _target(question, decision, assessment, lang)
-    user = _fill("llm_follow_up.md", task=task, conversation="\n".join(conversation),
-                 shown=", ".join(e.key_point for e in assessment.covered) or "none", target=target,
-                 references=notes, language=LANGUAGES.get(lang, "English"), max_words=str(FOLLOW_UP_WORDS))
+    user = _fill(
+        "llm_follow_up.md",
+        task=task,
+        conversation="\n".join(conversation),
+        shown=", ".join(e.key_point for e in assessment.covered) or "none",
+        target=target,
+        references=notes,
+        language=LANGUAGES.get(lang, "English"),
+        max_words=str(FOLLOW_UP_WORDS),
+    )
     return [system_message(question), {"role": "user", "content": user}]
 
 
@@ -77,21 +99,29 @@ def _target(question: Question, decision: Decision, assessment: Assessment, lang
     target = decision.target or question.key_points[0].id
     probe = probe_text(question, target, lang)
     if target.startswith("expert:"):
-        return ("an expert-level probe: the candidate covered the basics, find out how deep they go.",
-                f"The probe to ask, in your own words: {probe}")
+        return (
+            "an expert-level probe: the candidate covered the basics, find out how deep they go.",
+            f"The probe to ask, in your own words: {probe}",
+        )
     for wrong in question.misconceptions:
         if wrong.id == target:
             said = next((m.quote for m in assessment.misconceptions if m.misconception == target), "")
-            return ("a follow-up that makes the candidate re-examine a claim they made, without telling them "
-                    "the correction.",
-                    f"The claim to re-examine ({wrong.id}): {wrong.statement}\n"
-                    f"What is actually true (do not say it): {wrong.correction}\n"
-                    + (f"Their words:\n{as_data(said)}\n" if said else "")
-                    + f"A question that gets at it: {probe}")
+            return (
+                "a follow-up that makes the candidate re-examine a claim they made, without telling them "
+                "the correction.",
+                f"The claim to re-examine ({wrong.id}): {wrong.statement}\n"
+                f"What is actually true (do not say it): {wrong.correction}\n"
+                + (f"Their words:\n{as_data(said)}\n" if said else "")
+                + f"A question that gets at it: {probe}",
+            )
     kp = question.key_point(target)
     if decision.action == "hint":
-        return ("a hint: a short nudge toward the missing key point below that lets the candidate try again, "
-                "without stating the point itself.",
-                f"The missing key point ({kp.id}, level {kp.level}): {kp.statement}")
-    return ("a follow-up question that probes the missing key point below.",
-            f"The missing key point ({kp.id}, level {kp.level}): {kp.statement}\nA question that gets at it: {probe}")
+        return (
+            "a hint: a short nudge toward the missing key point below that lets the candidate try again, "
+            "without stating the point itself.",
+            f"The missing key point ({kp.id}, level {kp.level}): {kp.statement}",
+        )
+    return (
+        "a follow-up question that probes the missing key point below.",
+        f"The missing key point ({kp.id}, level {kp.level}): {kp.statement}\nA question that gets at it: {probe}",
+    )

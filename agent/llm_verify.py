@@ -69,8 +69,10 @@ class QuoteFinder:
 
 MAX_POINTS_PER_SENTENCE = 2
 CONTENT_WORD = re.compile(r"[a-z][a-z0-9-]{3,}")
-STOP = frozenset("this that with from have they their there which when what will would could should about into "
-                 "than then them were been being more most also only just over such very your the and".split())
+STOP = frozenset(
+    "this that with from have they their there which when what will would could should about into "
+    "than then them were been being more most also only just over such very your the and".split()
+)
 
 
 def _anchors(text: str) -> set[str]:
@@ -101,9 +103,15 @@ def anchored(question: Question, point, sentence: str, judge: MeaningJudge | Non
     return explains(sentence) and len(shared) >= 1 and len(on_topic) >= 2
 
 
-def verified_assessment(question: Question, answer: str, verdict: LLMVerdict, prior: Assessment | None,
-                        answer_limit_chars: int, offline: Assessment | None = None,
-                        judge: MeaningJudge | None = None) -> Assessment:
+def verified_assessment(
+    question: Question,
+    answer: str,
+    verdict: LLMVerdict,
+    prior: Assessment | None,
+    answer_limit_chars: int,
+    offline: Assessment | None = None,
+    judge: MeaningJudge | None = None,
+) -> Assessment:
     prepared = prepare_answer(answer, answer_limit_chars)
     flags = list(prepared.flags)
     readable = bool(prepared.text.strip()) and not is_gibberish(prepared.text)
@@ -121,9 +129,12 @@ def verified_assessment(question: Question, answer: str, verdict: LLMVerdict, pr
             continue
         sentence = finder.find(claim.quote)
         point = question.key_point(claim.id)
-        if sentence is None or not anchored(question, point, sentence, judge) \
-                or (manipulated and not find_cue(normalise(sentence), point.cues.all())) \
-                or uses.get(sentence, 0) >= MAX_POINTS_PER_SENTENCE:
+        if (
+            sentence is None
+            or not anchored(question, point, sentence, judge)
+            or (manipulated and not find_cue(normalise(sentence), point.cues.all()))
+            or uses.get(sentence, 0) >= MAX_POINTS_PER_SENTENCE
+        ):
             dropped += 1
             continue
         uses[sentence] = uses.get(sentence, 0) + 1
@@ -140,7 +151,9 @@ def verified_assessment(question: Question, answer: str, verdict: LLMVerdict, pr
         if sentence is None:
             dropped += 1
             continue
-        misconceptions.append(MisconceptionHit(misconception=claim.id, quote=sentence, correction=corrections[claim.id]))
+        misconceptions.append(
+            MisconceptionHit(misconception=claim.id, quote=sentence, correction=corrections[claim.id])
+        )
 
     if offline is not None:
         # The offline reading stands where the model named no wrong claim in the same sentence.
@@ -171,24 +184,45 @@ def verified_assessment(question: Question, answer: str, verdict: LLMVerdict, pr
     new = [e for e in evidence.values() if e.key_point not in known]
     covered = prior_covered + new
     supported = min(depth_of(question, covered, mentioned or bool(prior and prior.depth)), cap)
-    depth = max(prior.depth if prior else 0, min(verdict.depth, supported), answer_depth,
-                offline.depth if offline is not None and not capped else 0)
+    depth = max(
+        prior.depth if prior else 0,
+        min(verdict.depth, supported),
+        answer_depth,
+        offline.depth if offline is not None and not capped else 0,
+    )
     shown = {e.key_point for e in covered}
     missed = [kp.id for kp in sorted(question.key_points, key=lambda k: k.level) if kp.id not in shown]
     return Assessment(
-        question=question.id, depth=depth, answer_depth=answer_depth, covered=covered,
-        new=[e.key_point for e in new], missed=missed, misconceptions=misconceptions, flags=flags,
+        question=question.id,
+        depth=depth,
+        answer_depth=answer_depth,
+        covered=covered,
+        new=[e.key_point for e in new],
+        missed=missed,
+        misconceptions=misconceptions,
+        flags=flags,
         reason=_reason(question, depth, covered, missed, flags, verdict, supported, dropped),
-        brain="llm", note=prepared.note,
+        brain="llm",
+        note=prepared.note,
     )
 
 
-def _reason(question: Question, depth: int, covered: list[Evidence], missed: list[str], flags: list[Flag],
-            verdict: LLMVerdict, supported: int, dropped: int) -> str:
+def _reason(
+    question: Question,
+    depth: int,
+    covered: list[Evidence],
+    missed: list[str],
+    flags: list[Flag],
+    verdict: LLMVerdict,
+    supported: int,
+    dropped: int,
+) -> str:
     parts = [reason_for(question, depth, covered, missed, flags)]
     if verdict.depth > supported:
-        parts.append(f"The model proposed {verdict.depth} ({LEVEL_NAMES[verdict.depth]}); the candidate's quoted "
-                     f"words support {supported}.")
+        parts.append(
+            f"The model proposed {verdict.depth} ({LEVEL_NAMES[verdict.depth]}); the candidate's quoted "
+            f"words support {supported}."
+        )
     if dropped:
         parts.append(f"{dropped} claim(s) quoting words that are not in the answer were dropped.")
     rationale = " ".join(clean_for_display(verdict.rationale).split())[:RATIONALE_CHARS]

@@ -42,14 +42,36 @@ from knowledge.models import KeyPoint, Misconception, Question
 HEAD_FILE = EXEMPLAR_DIR / "head.json"
 
 KEY_POINT_FEATURES = (
-    "pos_max", "pos_top3", "hard_neg_max", "rival_max", "other_concept_max", "wrong_max", "elsewhere_max",
-    "statement", "pos_minus_hard_neg", "pos_minus_rival", "pos_minus_other", "pos_minus_wrong",
-    "pos_minus_elsewhere", "rank_among_points", "cue", "explains", "contrast_sum", "contrast_min",
+    "pos_max",
+    "pos_top3",
+    "hard_neg_max",
+    "rival_max",
+    "other_concept_max",
+    "wrong_max",
+    "elsewhere_max",
+    "statement",
+    "pos_minus_hard_neg",
+    "pos_minus_rival",
+    "pos_minus_other",
+    "pos_minus_wrong",
+    "pos_minus_elsewhere",
+    "rank_among_points",
+    "cue",
+    "explains",
+    "contrast_sum",
+    "contrast_min",
     "negation_mismatch",
 )
 MISCONCEPTION_FEATURES = (
-    "assert_max", "assert_top3", "denial_max", "points_max", "assert_minus_denial", "assert_minus_points",
-    "negation", "cue_asserted", "cue_denied",
+    "assert_max",
+    "assert_top3",
+    "denial_max",
+    "points_max",
+    "assert_minus_denial",
+    "assert_minus_points",
+    "negation",
+    "cue_asserted",
+    "cue_denied",
 )
 POINT_PAIRS = ("statement", "nearest_positive", "nearest_hard_negative")
 MISCONCEPTION_PAIRS = ("nearest_assertion", "nearest_denial")
@@ -94,13 +116,25 @@ class LogisticHead:
         return 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
 
     def as_dict(self) -> dict:
-        return {"names": list(self.names), "mean": self.mean.tolist(), "scale": self.scale.tolist(),
-                "weights": self.weights.tolist(), "bias": self.bias, "threshold": self.threshold}
+        return {
+            "names": list(self.names),
+            "mean": self.mean.tolist(),
+            "scale": self.scale.tolist(),
+            "weights": self.weights.tolist(),
+            "bias": self.bias,
+            "threshold": self.threshold,
+        }
 
     @classmethod
     def from_dict(cls, data: dict) -> LogisticHead:
-        return cls(tuple(data["names"]), np.array(data["mean"]), np.array(data["scale"]),
-                   np.array(data["weights"]), float(data["bias"]), float(data["threshold"]))
+        return cls(
+            tuple(data["names"]),
+            np.array(data["mean"]),
+            np.array(data["scale"]),
+            np.array(data["weights"]),
+            float(data["bias"]),
+            float(data["threshold"]),
+        )
 
 
 @dataclass(frozen=True)
@@ -112,12 +146,17 @@ class Heads:
 
     def fits(self, pair_dim: int) -> bool:
         """Were the heads trained for the features this code computes?"""
-        return len(self.key_point.names) == len(KEY_POINT_FEATURES) + 2 * len(POINT_PAIRS) * pair_dim \
+        return (
+            len(self.key_point.names) == len(KEY_POINT_FEATURES) + 2 * len(POINT_PAIRS) * pair_dim
             and len(self.misconception.names) == len(MISCONCEPTION_FEATURES) + 2 * len(MISCONCEPTION_PAIRS) * pair_dim
+        )
 
     def save(self, path: Path) -> None:
-        data = {"key_point": self.key_point.as_dict(), "misconception": self.misconception.as_dict(),
-                "projection": None if self.projection is None else np.round(self.projection, 6).tolist()}
+        data = {
+            "key_point": self.key_point.as_dict(),
+            "misconception": self.misconception.as_dict(),
+            "projection": None if self.projection is None else np.round(self.projection, 6).tolist(),
+        }
         path.write_text(json.dumps(data) + "\n", encoding="utf-8")
 
     @classmethod
@@ -126,8 +165,11 @@ class Heads:
             return None
         data = json.loads(path.read_text(encoding="utf-8"))
         projection = data.get("projection")
-        return cls(LogisticHead.from_dict(data["key_point"]), LogisticHead.from_dict(data["misconception"]),
-                   None if projection is None else np.array(projection, dtype=np.float32))
+        return cls(
+            LogisticHead.from_dict(data["key_point"]),
+            LogisticHead.from_dict(data["misconception"]),
+            None if projection is None else np.array(projection, dtype=np.float32),
+        )
 
 
 TOKEN = re.compile(r"[a-z][a-z0-9_'-]*|\d+(?:\.\d+)?|[\u3400-\u9fff]+|[=<>≥≤+±-]")
@@ -160,7 +202,9 @@ class Contrast:
 
     @classmethod
     def of(cls, positives: list[frozenset[str]], negatives: list[frozenset[str]]) -> Contrast:
-        count = lambda sets: {t: sum(t in s for s in sets) for t in set().union(*sets)} if sets else {}
+        def count(sets):
+            return {t: sum(t in s for s in sets) for t in set().union(*sets)} if sets else {}
+
         return cls(count(positives), count(negatives), len(positives), len(negatives))
 
     def weights(self, sentence: frozenset[str], own: int = 0) -> list[float]:
@@ -174,8 +218,10 @@ class Contrast:
             neg = self.negative.get(token, 0) - (own < 0)
             if pos <= 0 and neg <= 0:
                 continue
-            out.append(math.log((pos + self.alpha) / (n_pos + 2 * self.alpha))
-                       - math.log((neg + self.alpha) / (n_neg + 2 * self.alpha)))
+            out.append(
+                math.log((pos + self.alpha) / (n_pos + 2 * self.alpha))
+                - math.log((neg + self.alpha) / (n_neg + 2 * self.alpha))
+            )
         return out
 
 
@@ -200,8 +246,9 @@ def _top3(block: np.ndarray) -> np.ndarray:
 class QuestionIndex:
     """A question's exemplar vectors, grouped so that each feature is one slice of one product."""
 
-    def __init__(self, question: Question, rows: list[Row], vectors: np.ndarray, statements: np.ndarray,
-                 elsewhere: np.ndarray):
+    def __init__(
+        self, question: Question, rows: list[Row], vectors: np.ndarray, statements: np.ndarray, elsewhere: np.ndarray
+    ):
         self.question = question
         self.rows = rows
         self.vectors = vectors
@@ -213,9 +260,12 @@ class QuestionIndex:
         self.target = np.array([r.target for r in rows])
         self.row_tokens = [tokens(r.text) for r in rows]
         self.contrasts = {
-            kp.id: Contrast.of([t for t, r in zip(self.row_tokens, rows) if r.role == "positive" and r.target == kp.id],
-                               [t for t, r in zip(self.row_tokens, rows) if r.role == "hard_negative" and r.target == kp.id])
-            for kp in question.key_points}
+            kp.id: Contrast.of(
+                [t for t, r in zip(self.row_tokens, rows) if r.role == "positive" and r.target == kp.id],
+                [t for t, r in zip(self.row_tokens, rows) if r.role == "hard_negative" and r.target == kp.id],
+            )
+            for kp in question.key_points
+        }
 
     def columns(self, role: str, target: str | None = None, exclude_target: str | None = None) -> np.ndarray:
         mask = self.role == role
@@ -227,12 +277,27 @@ class QuestionIndex:
 
     @cached_property
     def groups(self) -> dict[str, dict[str, np.ndarray]]:
-        points = {kp.id: {"pos": self.columns("positive", kp.id), "neg": self.columns("hard_negative", kp.id),
-                          "rival": self.columns("positive", exclude_target=kp.id)} for kp in self.question.key_points}
-        wrongs = {m.id: {"assert": self.columns("assertion", m.id), "deny": self.columns("denial", m.id)}
-                  for m in self.question.misconceptions}
-        return {"points": points, "wrongs": wrongs, "all": {"other": self.columns("other_concept"),
-                "assert": self.columns("assertion"), "pos": self.columns("positive")}}
+        points = {
+            kp.id: {
+                "pos": self.columns("positive", kp.id),
+                "neg": self.columns("hard_negative", kp.id),
+                "rival": self.columns("positive", exclude_target=kp.id),
+            }
+            for kp in self.question.key_points
+        }
+        wrongs = {
+            m.id: {"assert": self.columns("assertion", m.id), "deny": self.columns("denial", m.id)}
+            for m in self.question.misconceptions
+        }
+        return {
+            "points": points,
+            "wrongs": wrongs,
+            "all": {
+                "other": self.columns("other_concept"),
+                "assert": self.columns("assertion"),
+                "pos": self.columns("positive"),
+            },
+        }
 
     def similarities(self, sentence_vectors: np.ndarray, leave_out: np.ndarray | None = None) -> np.ndarray:
         """Cosine of each sentence with each exemplar; `leave_out[i]` (an exemplar column, or -1)
@@ -243,9 +308,15 @@ class QuestionIndex:
             sims[rows, leave_out[rows]] = -1.0
         return sims
 
-    def point_features(self, sims: np.ndarray, sentence_vectors: np.ndarray, sentences: list[str],
-                       elsewhere_max: np.ndarray, own: list[tuple[str, int]] | None = None,
-                       projection: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    def point_features(
+        self,
+        sims: np.ndarray,
+        sentence_vectors: np.ndarray,
+        sentences: list[str],
+        elsewhere_max: np.ndarray,
+        own: list[tuple[str, int]] | None = None,
+        projection: np.ndarray | None = None,
+    ) -> dict[str, np.ndarray]:
         """Features per key point: an (n_sentences, n_features) array each. `own[i]` names the
         point and side (+1/-1) of an exemplar read as a sentence, to leave it out of the contrast."""
         g = self.groups
@@ -267,24 +338,61 @@ class QuestionIndex:
             rank = (stacked > pos[:, None]).sum(axis=1).astype(np.float32)
             cue = np.array([1.0 if find_cue(n, kp.cues.all()) else 0.0 for n in normalised], dtype=np.float32)
             contrast = self.contrasts[kp.id]
-            weights = [contrast.weights(t, own[i][1] if own and own[i][0] == kp.id else 0)
-                       for i, t in enumerate(sentence_tokens)]
+            weights = [
+                contrast.weights(t, own[i][1] if own and own[i][0] == kp.id else 0)
+                for i, t in enumerate(sentence_tokens)
+            ]
             nearest = cols["pos"][np.argmax(sims[:, cols["pos"]], axis=1)] if len(cols["pos"]) else None
-            mismatch = np.array([float(negated[i] != bool(NEGATION.search(self.rows[nearest[i]].text)))
-                                 if nearest is not None else 0.0 for i in range(len(sentences))], dtype=np.float32)
-            scalars = np.stack([
-                pos, _top3(sims[:, cols["pos"]]), neg, rival, other, wrong, elsewhere_max, statement_sims[:, j],
-                pos - neg, pos - rival, pos - other, pos - wrong, pos - elsewhere_max, rank, cue, explaining,
-                np.array([sum(w) for w in weights], dtype=np.float32),
-                np.array([min(w, default=0.0) for w in weights], dtype=np.float32), mismatch,
-            ], axis=1)
-            out[kp.id] = np.hstack([scalars, *_pairs(projection, sentence_vectors, self.statements[j][None, :],
-                                                     self._nearest_vectors(sims, cols["pos"]),
-                                                     self._nearest_vectors(sims, cols["neg"]))])
+            mismatch = np.array(
+                [
+                    float(negated[i] != bool(NEGATION.search(self.rows[nearest[i]].text)))
+                    if nearest is not None
+                    else 0.0
+                    for i in range(len(sentences))
+                ],
+                dtype=np.float32,
+            )
+            scalars = np.stack(
+                [
+                    pos,
+                    _top3(sims[:, cols["pos"]]),
+                    neg,
+                    rival,
+                    other,
+                    wrong,
+                    elsewhere_max,
+                    statement_sims[:, j],
+                    pos - neg,
+                    pos - rival,
+                    pos - other,
+                    pos - wrong,
+                    pos - elsewhere_max,
+                    rank,
+                    cue,
+                    explaining,
+                    np.array([sum(w) for w in weights], dtype=np.float32),
+                    np.array([min(w, default=0.0) for w in weights], dtype=np.float32),
+                    mismatch,
+                ],
+                axis=1,
+            )
+            out[kp.id] = np.hstack(
+                [
+                    scalars,
+                    *_pairs(
+                        projection,
+                        sentence_vectors,
+                        self.statements[j][None, :],
+                        self._nearest_vectors(sims, cols["pos"]),
+                        self._nearest_vectors(sims, cols["neg"]),
+                    ),
+                ]
+            )
         return out
 
-    def misconception_features(self, sims: np.ndarray, vectors: np.ndarray, sentences: list[str],
-                               projection: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    def misconception_features(
+        self, sims: np.ndarray, vectors: np.ndarray, sentences: list[str], projection: np.ndarray | None = None
+    ) -> dict[str, np.ndarray]:
         g = self.groups
         points = _max(sims[:, g["all"]["pos"]])
         negated = np.array([1.0 if NEGATION.search(s) else 0.0 for s in sentences], dtype=np.float32)
@@ -296,10 +404,31 @@ class QuestionIndex:
             d = _max(sims[:, cols["deny"]])
             asserted = np.array([1.0 if asserts(s, wrong.cues.all()) else 0.0 for s in sentences], dtype=np.float32)
             present = np.array([1.0 if find_cue(n, wrong.cues.all()) else 0.0 for n in normalised], dtype=np.float32)
-            scalars = np.stack([a, _top3(sims[:, cols["assert"]]), d, points, a - d, a - points, negated,
-                                asserted, present * (1 - asserted)], axis=1)
-            out[wrong.id] = np.hstack([scalars, *_pairs(projection, vectors, self._nearest_vectors(sims, cols["assert"]),
-                                                        self._nearest_vectors(sims, cols["deny"]))])
+            scalars = np.stack(
+                [
+                    a,
+                    _top3(sims[:, cols["assert"]]),
+                    d,
+                    points,
+                    a - d,
+                    a - points,
+                    negated,
+                    asserted,
+                    present * (1 - asserted),
+                ],
+                axis=1,
+            )
+            out[wrong.id] = np.hstack(
+                [
+                    scalars,
+                    *_pairs(
+                        projection,
+                        vectors,
+                        self._nearest_vectors(sims, cols["assert"]),
+                        self._nearest_vectors(sims, cols["deny"]),
+                    ),
+                ]
+            )
         return out
 
     def _nearest_vectors(self, sims: np.ndarray, columns: np.ndarray) -> np.ndarray:
@@ -309,7 +438,9 @@ class QuestionIndex:
         return self.vectors[columns[np.argmax(sims[:, columns], axis=1)]]
 
     def elsewhere_max(self, sentence_vectors: np.ndarray) -> np.ndarray:
-        return _max(sentence_vectors @ self.elsewhere.T) if self.elsewhere.size else np.full(len(sentence_vectors), -1.0)
+        return (
+            _max(sentence_vectors @ self.elsewhere.T) if self.elsewhere.size else np.full(len(sentence_vectors), -1.0)
+        )
 
     def nearest(self, sims: np.ndarray, columns: np.ndarray) -> tuple[str, float]:
         if not len(columns):
@@ -325,8 +456,9 @@ class MeaningJudge:
     MAX_POINTS_PER_SENTENCE = 2
     CACHE_SIZE = 4096
 
-    def __init__(self, embed, exemplars: dict[str, QuestionExemplars], vectors: VectorStore | None,
-                 heads: Heads | None):
+    def __init__(
+        self, embed, exemplars: dict[str, QuestionExemplars], vectors: VectorStore | None, heads: Heads | None
+    ):
         self._embed = embed
         """texts -> (n, d) L2-normalised array."""
         self.exemplars = exemplars
@@ -373,13 +505,21 @@ class MeaningJudge:
         rows = [r for r, ok in zip(rows, found) if ok]
         vectors = vectors[np.array(found, dtype=bool)] if len(found) else vectors
         statements, _ = self._stored([kp.statement for kp in question.key_points])
-        others = [r.text for qid in sorted(self.exemplars) if qid != question_id
-                  for r in rows_of(self.exemplars[qid]) if r.role == "positive"]
+        others = [
+            r.text
+            for qid in sorted(self.exemplars)
+            if qid != question_id
+            for r in rows_of(self.exemplars[qid])
+            if r.role == "positive"
+        ]
         elsewhere, ok = self._stored(others)
-        return QuestionIndex(question, rows, vectors, statements, elsewhere[np.array(ok, dtype=bool)] if ok else elsewhere)
+        return QuestionIndex(
+            question, rows, vectors, statements, elsewhere[np.array(ok, dtype=bool)] if ok else elsewhere
+        )
 
-    def read(self, question: Question, sentences: list[str], vectors: np.ndarray | None = None,
-             keep_best: bool = False) -> list[SentenceClaims]:
+    def read(
+        self, question: Question, sentences: list[str], vectors: np.ndarray | None = None, keep_best: bool = False
+    ) -> list[SentenceClaims]:
         """What each sentence claims, judged against the question's exemplars alone (agent.claims
         adds the cue phrases and the level rule); with `keep_best`, a sentence that makes no
         point keeps its closest one as a near miss."""
@@ -398,15 +538,24 @@ class MeaningJudge:
         other_cols = index.groups["all"]["other"]
         readings = []
         for i, sentence in enumerate(sentences):
-            reading = SentenceClaims(sentence, probability={kp.id: float(point_p[kp.id][i]) for kp in question.key_points})
+            reading = SentenceClaims(
+                sentence, probability={kp.id: float(point_p[kp.id][i]) for kp in question.key_points}
+            )
             ranked = sorted(question.key_points, key=lambda kp: -reading.probability[kp.id])
             for kp in ranked[: self.MAX_POINTS_PER_SENTENCE]:
                 p = reading.probability[kp.id]
                 if p < head.threshold and (not keep_best or reading.points or reading.near_miss):
                     continue
                 nearest, _ = index.nearest(sims[i], index.groups["points"][kp.id]["pos"])
-                claim = PointClaim(kp.id, kp.level, sentence, "meaning", round(p, 3), nearest,
-                                   find_cue(normalise(sentence), kp.cues.all()))
+                claim = PointClaim(
+                    kp.id,
+                    kp.level,
+                    sentence,
+                    "meaning",
+                    round(p, 3),
+                    nearest,
+                    find_cue(normalise(sentence), kp.cues.all()),
+                )
                 if p >= head.threshold:
                     reading.points.append(claim)
                 else:
@@ -419,8 +568,9 @@ class MeaningJudge:
                         reading.misconceptions.append(WrongClaim(wrong.id, sentence, "meaning", round(p, 3), nearest))
             reading.misconceptions.sort(key=lambda w: -w.strength)
             if len(other_cols) and len(pos_all):
-                reading.other_concept = not reading.points \
-                    and float(sims[i, other_cols].max()) > float(sims[i, pos_all].max())
+                reading.other_concept = not reading.points and float(sims[i, other_cols].max()) > float(
+                    sims[i, pos_all].max()
+                )
             readings.append(reading)
         return readings
 
@@ -431,8 +581,9 @@ class MeaningJudge:
         vectors = self.embed([sentence])
         index = self.index(question)
         sims = index.similarities(vectors)
-        x = index.point_features(sims, vectors, [sentence], index.elsewhere_max(vectors),
-                                 projection=self.heads.projection)[point.id]
+        x = index.point_features(
+            sims, vectors, [sentence], index.elsewhere_max(vectors), projection=self.heads.projection
+        )[point.id]
         return float(self.heads.key_point.probability(x)[0])
 
     def misconception_probability(self, question: Question, wrong: Misconception, sentence: str) -> float:
@@ -440,7 +591,9 @@ class MeaningJudge:
             return 0.0
         vectors = self.embed([sentence])
         index = self.index(question)
-        x = index.misconception_features(index.similarities(vectors), vectors, [sentence], self.heads.projection)[wrong.id]
+        x = index.misconception_features(index.similarities(vectors), vectors, [sentence], self.heads.projection)[
+            wrong.id
+        ]
         return float(self.heads.misconception.probability(x)[0])
 
 

@@ -15,8 +15,8 @@ from agent.parts import coverage_mark
 from agent.runner import Event, Interview
 from agent.state import CandidateAction
 from agent.text import clean_for_display
-from knowledge.terminal import terminal_safe_json
 from knowledge.bank import Bank
+from knowledge.terminal import terminal_safe_json
 
 COMMANDS = {f"/{a.value}": a for a in CandidateAction if a is not CandidateAction.answer} | {"/quit": None}
 
@@ -27,8 +27,9 @@ class LineReader:
     def __init__(self, stream: IO[bytes]):
         self.stream = stream
 
-    def reply(self, keep: Callable[[str], None] | None = None,
-              begun: str = "") -> tuple[CandidateAction | None, str] | None:
+    def reply(
+        self, keep: Callable[[str], None] | None = None, begun: str = ""
+    ) -> tuple[CandidateAction | None, str] | None:
         """(action, text); (None, "") for /quit; None at the end of input with nothing typed.
         `keep` is given the unfinished answer after each line (the draft); `begun` is a draft
         from before a restart, which the lines typed now continue."""
@@ -59,7 +60,9 @@ class Renderer:
         if event.type == "token":
             return  # streamed text is shown whole with its follow_up event in a plain terminal
         if self.jsonl:
-            self.out.write(terminal_safe_json(json.dumps({"type": event.type, **_public(event)}, ensure_ascii=False)) + "\n")
+            self.out.write(
+                terminal_safe_json(json.dumps({"type": event.type, **_public(event)}, ensure_ascii=False)) + "\n"
+            )
         else:
             self.out.write(self._text(event))
         self.out.flush()
@@ -67,13 +70,19 @@ class Renderer:
     def _text(self, event: Event) -> str:
         d = event.data
         if event.type in ("ask", "follow_up", "hint"):
-            head = f"[{d['number']}/{d['of']} {d['question']}]" if event.type == "ask" else f"[{event.type.replace('_', '-')}]"
+            head = (
+                f"[{d['number']}/{d['of']} {d['question']}]"
+                if event.type == "ask"
+                else f"[{event.type.replace('_', '-')}]"
+            )
             return f"\n{head} {clean_for_display(d['text'])}\n> "
         if event.type == "recovered":
             return f"\n(recovered your saved reply to: {clean_for_display(d['text'])[:80]})\n"
         if event.type == "draft":
-            return ("(your unsent answer from before, kept; type on to continue it, an empty line sends it)\n"
-                    f"{clean_for_display(d['text'])}\n")
+            return (
+                "(your unsent answer from before, kept; type on to continue it, an empty line sends it)\n"
+                f"{clean_for_display(d['text'])}\n"
+            )
         if event.type == "assessment":
             flags = f" ({', '.join(d['flags'])})" if d["flags"] else ""
             offline = f" [scored offline: {d['fallback_reason']}]" if d.get("fallback_reason") else ""
@@ -89,8 +98,11 @@ def _review(done: dict) -> str:
     """The closed question's parts, as far as each was shown, and what was shown only after a hint."""
     lines = []
     if len(done.get("parts") or []) > 1:
-        lines += [f"     {coverage_mark(p['shown'], p['of'])} {clean_for_display(p['text'])} ({p['shown']}/{p['of']}"
-                  + (", with a hint)" if p["hinted"] else ")") for p in done["parts"]]
+        lines += [
+            f"     {coverage_mark(p['shown'], p['of'])} {clean_for_display(p['text'])} ({p['shown']}/{p['of']}"
+            + (", with a hint)" if p["hinted"] else ")")
+            for p in done["parts"]
+        ]
     if done.get("hinted"):
         lines.append(f"     with a hint: {', '.join(done['hinted'])}")
     return "".join(f"{line}\n" for line in lines)
@@ -128,4 +140,3 @@ async def drive(interview: Interview, first: AsyncIterator[Event], reader: LineR
                 renderer.out.write(f"\nPaused. Resume with: rl-interview interview --resume {interview.session_id}\n")
             return "paused"
         events = interview.submit(*reply)
-

@@ -43,13 +43,16 @@ def make_plan(bank: Bank, request: PlanRequest) -> list[str]:
             raise PlanError(f"unknown question id(s) {', '.join(unknown)}; valid ids: {', '.join(bank)}")
         return list(dict.fromkeys(request.ids))
     pool = [
-        q for q in bank.questions()
+        q
+        for q in bank.questions()
         if (request.section == "both" or q.section == request.section)
         and (request.topic is None or request.topic in q.topics)
     ]
     if not pool:
         topics = sorted({t for q in bank.questions() for t in q.topics})
-        raise PlanError(f"no question matches section={request.section} topic={request.topic}; topics: {', '.join(topics)}")
+        raise PlanError(
+            f"no question matches section={request.section} topic={request.topic}; topics: {', '.join(topics)}"
+        )
     rng = random.Random(request.seed)
     fresh = [q for q in pool if q.id not in request.recent]
     seen = [q for q in pool if q.id in request.recent]

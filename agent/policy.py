@@ -49,8 +49,9 @@ def partly_shown(assessment: Assessment, progress: Progress) -> set[str]:
     return (set(progress.partly) | near) & set(assessment.missed)
 
 
-def next_probe(question: Question, assessment: Assessment, probed: tuple[str, ...],
-               partly: set[str] | frozenset[str] = frozenset()) -> str | None:
+def next_probe(
+    question: Question, assessment: Assessment, probed: tuple[str, ...], partly: set[str] | frozenset[str] = frozenset()
+) -> str | None:
     """The target to probe next (see the module docstring); None when nothing is left to ask."""
     for hit in assessment.misconceptions:
         if hit.misconception not in probed:
@@ -99,8 +100,13 @@ def decide(question: Question, assessment: Assessment, action: CandidateAction, 
             return Decision(action="move_on", why="nothing left to hint at", heard=heard)
         if progress.hints_given >= (progress.max_hints if asked_for_hint else min(1, progress.max_hints)):
             return Decision(action="move_on", why=f"still stuck after {progress.hints_given} hint(s)", heard=heard)
-        return Decision(action="hint", target=hint_target, why="the candidate is stuck", heard=heard,
-                        rung=progress.hints.count(hint_target))
+        return Decision(
+            action="hint",
+            target=hint_target,
+            why="the candidate is stuck",
+            heard=heard,
+            rung=progress.hints.count(hint_target),
+        )
     target = next_probe(question, assessment, progress.probed, partly)
     if target is None:
         return Decision(action="move_on", why="nothing left to probe", heard=heard)

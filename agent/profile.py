@@ -157,10 +157,18 @@ class History:
         """Plain data, to compare profiles and to print them."""
         return {
             "attempts": [
-                {"session_id": r.attempt.session_id, "question": r.attempt.question, "at": _iso(r.attempt.at),
-                 "opener": r.attempt.opener, "depth": r.attempt.depth, "rated_depth": r.rated_depth,
-                 "rating": r.rating.name, "shown": sorted(r.attempt.shown), "skipped": r.attempt.skipped,
-                 "misconceptions": sorted(r.attempt.misconceptions)}
+                {
+                    "session_id": r.attempt.session_id,
+                    "question": r.attempt.question,
+                    "at": _iso(r.attempt.at),
+                    "opener": r.attempt.opener,
+                    "depth": r.attempt.depth,
+                    "rated_depth": r.rated_depth,
+                    "rating": r.rating.name,
+                    "shown": sorted(r.attempt.shown),
+                    "skipped": r.attempt.skipped,
+                    "misconceptions": sorted(r.attempt.misconceptions),
+                }
                 for r in self.attempts
             ],
             "cards": {qid: card.to_dict() for qid, card in sorted(self.cards.items())},
@@ -173,11 +181,18 @@ def attempts_in(state: InterviewState, when: Callable[[str], datetime]) -> list[
     openers = request.openers if request else {}
     plan = state.get("plan") or []
     return [
-        Attempt(session_id=state["session_id"], question=s.question, position=plan.index(s.question),
-                at=utc(when(s.question)), opener=openers.get(s.question), depth=s.depth,
-                shown={e.key_point: e.quote for e in s.covered},
-                misconceptions={m.misconception: m.quote for m in s.misconceptions}, skipped=s.skipped,
-                hinted=any(e.hinted for e in s.covered))
+        Attempt(
+            session_id=state["session_id"],
+            question=s.question,
+            position=plan.index(s.question),
+            at=utc(when(s.question)),
+            opener=openers.get(s.question),
+            depth=s.depth,
+            shown={e.key_point: e.quote for e in s.covered},
+            misconceptions={m.misconception: m.quote for m in s.misconceptions},
+            skipped=s.skipped,
+            hinted=any(e.hinted for e in s.covered),
+        )
         for s in state.get("summaries") or []
     ]
 
@@ -236,8 +251,10 @@ class Profile:
             raise self._damaged(exc) from None
 
     def _damaged(self, exc: Exception) -> ProfileError:
-        return ProfileError(f"the profile {self.path} cannot be used ({exc}); move it aside and run "
-                            "`rl-interview profile rebuild` to rebuild it from your sessions")
+        return ProfileError(
+            f"the profile {self.path} cannot be used ({exc}); move it aside and run "
+            "`rl-interview profile rebuild` to rebuild it from your sessions"
+        )
 
     def history(self) -> History:
         with self._db() as db:
@@ -270,19 +287,31 @@ class Profile:
 def _load(db: sqlite3.Connection) -> History:
     shown: dict[tuple[str, str], dict[str, str]] = {}
     for session_id, question, key_point, quote in db.execute(
-            "SELECT session_id, question, key_point, quote FROM points WHERE shown = 1 ORDER BY rowid"):
+        "SELECT session_id, question, key_point, quote FROM points WHERE shown = 1 ORDER BY rowid"
+    ):
         shown.setdefault((session_id, question), {})[key_point] = quote
     wrong: dict[tuple[str, str], dict[str, str]] = {}
     for session_id, question, misconception, quote in db.execute(
-            "SELECT session_id, question, misconception, quote FROM misconceptions ORDER BY rowid"):
+        "SELECT session_id, question, misconception, quote FROM misconceptions ORDER BY rowid"
+    ):
         wrong.setdefault((session_id, question), {})[misconception] = quote
     history = History()
-    for row in db.execute("SELECT session_id, question, position, at, opener, depth, rated_depth, rating, skipped "
-                          "FROM attempts ORDER BY at, rowid"):
+    for row in db.execute(
+        "SELECT session_id, question, position, at, opener, depth, rated_depth, rating, skipped "
+        "FROM attempts ORDER BY at, rowid"
+    ):
         key = (row[0], row[1])
-        attempt = Attempt(session_id=row[0], question=row[1], position=row[2], at=datetime.fromisoformat(row[3]),
-                          opener=row[4], depth=row[5], shown=shown.get(key, {}), misconceptions=wrong.get(key, {}),
-                          skipped=bool(row[8]))
+        attempt = Attempt(
+            session_id=row[0],
+            question=row[1],
+            position=row[2],
+            at=datetime.fromisoformat(row[3]),
+            opener=row[4],
+            depth=row[5],
+            shown=shown.get(key, {}),
+            misconceptions=wrong.get(key, {}),
+            skipped=bool(row[8]),
+        )
         history.attempts.append(Recorded(attempt, row[6], Rating(row[7])))
     history.cards = {qid: Card.from_json(card) for qid, card in db.execute("SELECT question, card FROM cards")}
     return history
@@ -298,16 +327,38 @@ def _record(db: sqlite3.Connection, history: History, attempts: Iterable[Attempt
         question = bank[attempt.question]
         rated = rated_depth(question, attempt, history.known(question.id))
         rating = rating_for(rated)
-        db.execute("INSERT INTO attempts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                   (attempt.session_id, attempt.question, attempt.position, _iso(attempt.at), attempt.opener,
-                    attempt.depth, rated, int(rating), int(attempt.skipped)))
-        db.executemany("INSERT INTO points VALUES (?, ?, ?, ?, ?, ?)", [
-            (attempt.session_id, attempt.question, kp.id, kp.level, int(kp.id in attempt.shown), attempt.shown.get(kp.id))
-            for kp in question.key_points
-        ])
-        db.executemany("INSERT INTO misconceptions VALUES (?, ?, ?, ?)", [
-            (attempt.session_id, attempt.question, mid, quote) for mid, quote in attempt.misconceptions.items()
-        ])
+        db.execute(
+            "INSERT INTO attempts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                attempt.session_id,
+                attempt.question,
+                attempt.position,
+                _iso(attempt.at),
+                attempt.opener,
+                attempt.depth,
+                rated,
+                int(rating),
+                int(attempt.skipped),
+            ),
+        )
+        db.executemany(
+            "INSERT INTO points VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    attempt.session_id,
+                    attempt.question,
+                    kp.id,
+                    kp.level,
+                    int(kp.id in attempt.shown),
+                    attempt.shown.get(kp.id),
+                )
+                for kp in question.key_points
+            ],
+        )
+        db.executemany(
+            "INSERT INTO misconceptions VALUES (?, ?, ?, ?)",
+            [(attempt.session_id, attempt.question, mid, quote) for mid, quote in attempt.misconceptions.items()],
+        )
         card = history.cards.get(question.id) or Card(card_id=zlib.crc32(question.id.encode()), due=utc(attempt.at))
         card, _ = SCHEDULER.review_card(card, rating, utc(attempt.at))
         db.execute("INSERT OR REPLACE INTO cards VALUES (?, ?, ?)", (question.id, card.to_json(), _iso(card.due)))
@@ -347,8 +398,7 @@ async def rebuild(profile: Profile, services: Any) -> int:
         if not state:
             continue
         started = datetime.fromisoformat(row.started)
-        for attempt in attempts_in(state, lambda qid, sid=row.id: times.get((sid, qid), started)):
+        for attempt in attempts_in(state, lambda qid, sid=row.id, at=started: times.get((sid, qid), at)):
             ranked.append((attempt.at, rank, attempt.position, attempt))
     ranked.sort(key=lambda item: item[:3])
     return profile.replace([item[3] for item in ranked], services.bank)
-

@@ -65,21 +65,35 @@ class ProgressReport(BaseModel):
 def progress_report(history: History, bank: Bank, now: datetime, retriever: Retriever) -> ProgressReport:
     by_topic = mastery(history, bank, now)
     topics = [
-        TopicMastery(topic=topic, mastery=round(value, 3),
-                     questions=len({r.attempt.question for r in history.attempts if topic in bank[r.attempt.question].topics}),
-                     attempts=sum(topic in bank[r.attempt.question].topics for r in history.attempts))
+        TopicMastery(
+            topic=topic,
+            mastery=round(value, 3),
+            questions=len({r.attempt.question for r in history.attempts if topic in bank[r.attempt.question].topics}),
+            attempts=sum(topic in bank[r.attempt.question].topics for r in history.attempts),
+        )
         for topic, value in sorted(by_topic.items(), key=lambda kv: (kv[1], kv[0]))
     ]
     cards = [
-        CardStatus(question=qid, due=card.due.isoformat(), stability=card.stability,
-                   retrievability=round(SCHEDULER.get_card_retrievability(card, now), 3),
-                   reviews=len(history.of(qid)), last_depth=history.of(qid)[-1].rated_depth)
+        CardStatus(
+            question=qid,
+            due=card.due.isoformat(),
+            stability=card.stability,
+            retrievability=round(SCHEDULER.get_card_retrievability(card, now), 3),
+            reviews=len(history.of(qid)),
+            last_depth=history.of(qid)[-1].rated_depth,
+        )
         for qid, card in sorted(history.cards.items(), key=lambda kv: (kv[1].due, kv[0]))
     ]
     due_today, due_this_week = due_counts(history, now)
     return ProgressReport(
-        now=now.isoformat(), sessions=history.sessions(), attempts=len(history.attempts), topics=topics,
-        due_today=due_today, due_this_week=due_this_week, cards=cards, trend=trend(history, bank, now),
+        now=now.isoformat(),
+        sessions=history.sessions(),
+        attempts=len(history.attempts),
+        topics=topics,
+        due_today=due_today,
+        due_this_week=due_this_week,
+        cards=cards,
+        trend=trend(history, bank, now),
         next=next_points(history, bank, retriever),
     )
 
@@ -105,8 +119,9 @@ def next_points(history: History, bank: Bank, retriever: Retriever, k: int = 3) 
     """The lowest-level gap of the weakest questions (lowest depth last time first), one per
     question before a second one from any."""
     order = {qid: i for i, qid in enumerate(bank)}
-    seen = sorted({r.attempt.question for r in history.attempts},
-                  key=lambda qid: (history.of(qid)[-1].rated_depth, order[qid]))
+    seen = sorted(
+        {r.attempt.question for r in history.attempts}, key=lambda qid: (history.of(qid)[-1].rated_depth, order[qid])
+    )
     gaps = [history.gap(bank[qid]) for qid in seen]
     picked: list[tuple[str, str]] = []
     for rank in range(max((len(g) for g in gaps), default=0)):
@@ -114,8 +129,16 @@ def next_points(history: History, bank: Bank, retriever: Retriever, k: int = 3) 
     out = []
     for qid, point_id in picked[:k]:
         point = bank[qid].key_point(point_id)
-        read = [f"{ref.source} › {ref.heading.split(' › ')[-1]}"
-                for ref in retriever.references(qid, point.statement, k=2)]
-        out.append(StudyPoint(question=qid, key_point=point.id, level=point.level, statement=point.statement,
-                              read=list(dict.fromkeys(read))))
+        read = [
+            f"{ref.source} › {ref.heading.split(' › ')[-1]}" for ref in retriever.references(qid, point.statement, k=2)
+        ]
+        out.append(
+            StudyPoint(
+                question=qid,
+                key_point=point.id,
+                level=point.level,
+                statement=point.statement,
+                read=list(dict.fromkeys(read)),
+            )
+        )
     return out

@@ -13,9 +13,9 @@ from agent.parts import part_coverage
 from agent.state import InterviewState, QuestionSummary, Reference
 from agent.text import clean_for_display
 from agent.wording import excerpt
+from knowledge.bank import Bank
 
 MODEL_USE_FIELDS = ("tokens_in", "tokens_out", "cost_usd", "latency_ms")
-from knowledge.bank import Bank
 
 
 class StudyItem(BaseModel):
@@ -53,12 +53,19 @@ def build_report(state: InterviewState, bank: Bank) -> SessionReport:
         question = bank[summary.question]
         for kp_id in summary.missed[:2]:
             kp = question.key_point(kp_id)
-            study.append(StudyItem(question=question.id, key_point=kp.id, statement=kp.statement,
-                                   read=_sections(summary.references)))
+            study.append(
+                StudyItem(
+                    question=question.id, key_point=kp.id, statement=kp.statement, read=_sections(summary.references)
+                )
+            )
     transcript = [
         {
-            "question": t.question, "kind": t.kind, "asked": t.asked, "target": t.target,
-            "action": t.action.value, "answer": t.answer,
+            "question": t.question,
+            "kind": t.kind,
+            "asked": t.asked,
+            "target": t.target,
+            "action": t.action.value,
+            "answer": t.answer,
             "depth": t.assessment.depth if t.assessment else None,
             "flags": [f.value for f in t.assessment.flags] if t.assessment else [],
             "brain": t.assessment.brain if t.assessment else None,
@@ -68,8 +75,15 @@ def build_report(state: InterviewState, bank: Bank) -> SessionReport:
         }
         for t in state.get("turns") or []
     ]
-    return SessionReport(session_id=state["session_id"], status=state.get("status", "active"), lang=state.get("lang", "en"),
-                         questions=summaries, topics=topics, study_next=study[:6], transcript=transcript)
+    return SessionReport(
+        session_id=state["session_id"],
+        status=state.get("status", "active"),
+        lang=state.get("lang", "en"),
+        questions=summaries,
+        topics=topics,
+        study_next=study[:6],
+        transcript=transcript,
+    )
 
 
 def report_files(folder: Path, session_id: str) -> tuple[Path, Path]:
@@ -116,22 +130,32 @@ def to_markdown(report: SessionReport, bank: Bank, lang: str | None = None) -> s
         lines.append(f"| {i} | {q.question} | {q.depth} | {_cell(q.reason)} |")
     if report.topics:
         lines += ["", "## Topics", ""]
-        lines += [f"- {topic}: {'█' * round(avg * 4)}{'░' * (16 - round(avg * 4))} {avg:.1f}" for topic, avg in report.topics.items()]
+        lines += [
+            f"- {topic}: {'█' * round(avg * 4)}{'░' * (16 - round(avg * 4))} {avg:.1f}"
+            for topic, avg in report.topics.items()
+        ]
     for q in report.questions:
         question = bank[q.question]
         lines += ["", f"## {q.question}: {question.prompt.get(lang)}", "", f"**Depth {q.depth}.** {q.reason}", ""]
         coverage = part_coverage(question, q.covered)
         if len(coverage) > 1:
             lines.append("Parts:")
-            lines += [f"- {c.mark} {c.part.get(lang)}: {c.shown} of {c.of} key point{'s' * (c.of != 1)}" + (" (with a hint)" if c.hinted else "")
-                      for c in coverage]
+            lines += [
+                f"- {c.mark} {c.part.get(lang)}: {c.shown} of {c.of} key point{'s' * (c.of != 1)}"
+                + (" (with a hint)" if c.hinted else "")
+                for c in coverage
+            ]
         if q.covered:
             lines.append("Shown:")
-            lines += [f"- {e.key_point} (level {e.level}{', with a hint' if e.hinted else ''}): “{excerpt(e.quote, 160)}”"
-                      for e in q.covered]
+            lines += [
+                f"- {e.key_point} (level {e.level}{', with a hint' if e.hinted else ''}): “{excerpt(e.quote, 160)}”"
+                for e in q.covered
+            ]
         if q.missed:
             lines.append("Not shown:")
-            lines += [f"- {kp} (level {question.key_point(kp).level}): {question.key_point(kp).statement}" for kp in q.missed]
+            lines += [
+                f"- {kp} (level {question.key_point(kp).level}): {question.key_point(kp).statement}" for kp in q.missed
+            ]
         if q.misconceptions:
             lines.append("Misconceptions:")
             lines += [f"- “{excerpt(m.quote, 160)}” → {m.correction}" for m in q.misconceptions]
@@ -140,7 +164,10 @@ def to_markdown(report: SessionReport, bank: Bank, lang: str | None = None) -> s
             lines += ["", "References:"] + [f"- {r}" for r in _sections(q.references)]
     if report.study_next:
         lines += ["", "## Study next", ""]
-        lines += [f"- {s.question} / {s.key_point}: {s.statement} (read: {'; '.join(s.read) or 'the model answer'})" for s in report.study_next]
+        lines += [
+            f"- {s.question} / {s.key_point}: {s.statement} (read: {'; '.join(s.read) or 'the model answer'})"
+            for s in report.study_next
+        ]
     lines += _model_use(report.transcript)
     return clean_for_display("\n".join(lines)) + "\n"
 
@@ -150,14 +177,21 @@ def _model_use(transcript: list[dict[str, Any]]) -> list[str]:
     judged = [(i, row) for i, row in enumerate(transcript, 1) if row["brain"] == "llm" or row["fallback_reason"]]
     if not judged:
         return []
-    lines = ["", "## Model use", "", "| turn | question | scored by | tokens in / out | cost | latency |",
-             "|---|---|---|---|---|---|"]
+    lines = [
+        "",
+        "## Model use",
+        "",
+        "| turn | question | scored by | tokens in / out | cost | latency |",
+        "|---|---|---|---|---|---|",
+    ]
     for i, row in judged:
         scored = f"offline: {row['fallback_reason']}" if row["fallback_reason"] else "model"
         cost = "-" if row["cost_usd"] is None else f"${row['cost_usd']:.6f}"
         latency = "-" if row["latency_ms"] is None else f"{row['latency_ms']:.0f} ms"
-        lines.append(f"| {i} | {row['question']} | {_cell(scored)} | {row['tokens_in'] or 0} / {row['tokens_out'] or 0} "
-                     f"| {cost} | {latency} |")
+        lines.append(
+            f"| {i} | {row['question']} | {_cell(scored)} | {row['tokens_in'] or 0} / {row['tokens_out'] or 0} "
+            f"| {cost} | {latency} |"
+        )
     costs = [row["cost_usd"] for _, row in judged if row["cost_usd"] is not None]
     if costs:
         lines += ["", f"Total model cost: ${sum(costs):.6f}"]

@@ -65,7 +65,11 @@ class StoreRetriever:
         self.store = store
 
     def references(self, question_id: str, said: str = "", k: int = 4) -> list[Reference]:
-        hits = self.store.search(said, k, question_id=question_id) if said.strip() else self.store.for_question(question_id, k)
+        hits = (
+            self.store.search(said, k, question_id=question_id)
+            if said.strip()
+            else self.store.for_question(question_id, k)
+        )
         return [Reference(source=h.source, heading=h.heading, text=h.text, question_id=h.question_id) for h in hits]
 
 

@@ -47,8 +47,7 @@ class Event:
 
 
 class Interview:
-    def __init__(self, graph: Any, context: InterviewContext, index: SessionIndex, session_id: str,
-                 reports: Path):
+    def __init__(self, graph: Any, context: InterviewContext, index: SessionIndex, session_id: str, reports: Path):
         self.graph = graph
         self.shared_context = context
         self.context = context
@@ -84,11 +83,17 @@ class Interview:
         plan = make_plan(self.shared_context.bank, request)
         if not request.verbatim and not request.wordings:
             seed = self.session_id if request.seed is None else request.seed
-            request = request.model_copy(update={"wordings": choose_wordings(
-                self.shared_context.bank, plan, seed, self.index.last_wordings())})
+            request = request.model_copy(
+                update={"wordings": choose_wordings(self.shared_context.bank, plan, seed, self.index.last_wordings())}
+            )
         self._word(request)
-        payload = {"session_id": self.session_id, "request": request, "plan": plan, "lang": lang,
-                   "max_follow_ups": max_follow_ups}
+        payload = {
+            "session_id": self.session_id,
+            "request": request,
+            "plan": plan,
+            "lang": lang,
+            "max_follow_ups": max_follow_ups,
+        }
         listed = False
         self.index.take(self.session_id, PROCESS_OWNER)
         async for event in self._run(payload):
@@ -130,9 +135,11 @@ class Interview:
         if not self.index.holds(self.session_id, PROCESS_OWNER):
             # Taken over elsewhere: saving this reply (or a draft) could overwrite the other driver's turn.
             self.waiting = None
-            raise SessionBusy(f"session {self.session_id} was taken over by another process, so this answer "
-                              f"was not sent; resume it there, or here with --take-over, and send it again:\n{text}",
-                              unsent=text)
+            raise SessionBusy(
+                f"session {self.session_id} was taken over by another process, so this answer "
+                f"was not sent; resume it there, or here with --take-over, and send it again:\n{text}",
+                unsent=text,
+            )
         self.index.save_answer(self.session_id, self.waiting["turn"], action.value, text)
         self.index.clear_draft(self.session_id)  # only once the answer itself is on disk
         async for event in self._run(Command(resume={"action": action.value, "text": text})):
@@ -155,8 +162,9 @@ class Interview:
     async def _run(self, payload: Any) -> AsyncIterator[Event]:
         self.waiting = None
         closed: list[str] = []
-        stream = self.graph.astream(payload, self.config, context=self.context,
-                                    stream_mode=["custom", "updates"], durability="sync")
+        stream = self.graph.astream(
+            payload, self.config, context=self.context, stream_mode=["custom", "updates"], durability="sync"
+        )
         async for mode, chunk in stream:
             if mode == "custom":
                 if chunk["type"] == "session_done":
@@ -167,7 +175,9 @@ class Interview:
             elif "__interrupt__" in chunk:
                 await self._question_done(closed)
                 self.waiting = chunk["__interrupt__"][0].value
-                if self.waiting["kind"] == "ask" and not self.waiting.get("target"):  # the question itself, not a drill's probe
+                if self.waiting["kind"] == "ask" and not self.waiting.get(
+                    "target"
+                ):  # the question itself, not a drill's probe
                     question = self.waiting["question"]
                     self.index.asked_wording(self.session_id, question, self.wordings.get(question, 0))
                 yield Event(self.waiting["kind"], self.waiting)

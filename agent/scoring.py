@@ -24,6 +24,8 @@ from agent.text import DONT_KNOW, GRADER_INSTRUCTION, explains, is_gibberish, li
 from knowledge.models import Question
 
 LEVEL_NAMES = {0: "nothing correct", 1: "recall", 2: "mechanism", 3: "reasoning", 4: "expert"}
+
+
 @dataclass(frozen=True)
 class DepthRule:
     """How the levels of the key points shown become a depth."""
@@ -60,8 +62,9 @@ def depth_of(question: Question, covered: list[Evidence], mentioned: bool, rule:
     return 4 if count[4] else 3
 
 
-def cap_to_recall(evidence: dict[str, Evidence], flags: list[Flag], keyword_list: bool,
-                  misconception: bool) -> tuple[dict[str, Evidence], bool]:
+def cap_to_recall(
+    evidence: dict[str, Evidence], flags: list[Flag], keyword_list: bool, misconception: bool
+) -> tuple[dict[str, Evidence], bool]:
     """A keyword list, or an answer built on a stated misconception, supports recall at most: only
     level-1 evidence stands. Flags the reason; returns the evidence kept and whether it was capped."""
     if keyword_list:
@@ -115,8 +118,9 @@ ADJACENT_SHARE = 0.5
 answer is taken to be about that concept, not the one asked (it then shows nothing)."""
 
 
-def collect(question: Question, claims: list[SentenceClaims]) -> tuple[dict[str, Evidence], list[MisconceptionHit],
-                                                                      list[Evidence]]:
+def collect(
+    question: Question, claims: list[SentenceClaims]
+) -> tuple[dict[str, Evidence], list[MisconceptionHit], list[Evidence]]:
     """The first sentence that shows each point, each misconception stated, and the near misses."""
     evidence: dict[str, Evidence] = {}
     near: dict[str, Evidence] = {}
@@ -124,15 +128,36 @@ def collect(question: Question, claims: list[SentenceClaims]) -> tuple[dict[str,
     corrections = {m.id: m.correction for m in question.misconceptions}
     for sentence in claims:
         for point in sentence.points:
-            evidence.setdefault(point.key_point, Evidence(key_point=point.key_point, level=point.level, quote=point.quote,
-                                                          how=point.how, strength=point.strength, nearest=point.nearest))
+            evidence.setdefault(
+                point.key_point,
+                Evidence(
+                    key_point=point.key_point,
+                    level=point.level,
+                    quote=point.quote,
+                    how=point.how,
+                    strength=point.strength,
+                    nearest=point.nearest,
+                ),
+            )
         miss = sentence.near_miss
-        if miss is not None and (miss.key_point not in near or (miss.strength or 0) > (near[miss.key_point].strength or 0)):
-            near[miss.key_point] = Evidence(key_point=miss.key_point, level=miss.level, quote=miss.quote, how=miss.how,
-                                            strength=miss.strength, nearest=miss.nearest)
+        if miss is not None and (
+            miss.key_point not in near or (miss.strength or 0) > (near[miss.key_point].strength or 0)
+        ):
+            near[miss.key_point] = Evidence(
+                key_point=miss.key_point,
+                level=miss.level,
+                quote=miss.quote,
+                how=miss.how,
+                strength=miss.strength,
+                nearest=miss.nearest,
+            )
         for wrong in sentence.misconceptions:
-            misconceptions.setdefault(wrong.misconception, MisconceptionHit(
-                misconception=wrong.misconception, quote=wrong.quote, correction=corrections[wrong.misconception]))
+            misconceptions.setdefault(
+                wrong.misconception,
+                MisconceptionHit(
+                    misconception=wrong.misconception, quote=wrong.quote, correction=corrections[wrong.misconception]
+                ),
+            )
     # The surest wrong claim first: it is the one the interviewer challenges.
     strength = {w.misconception: w.strength or 1.0 for c in claims for w in c.misconceptions}
     ordered = sorted(misconceptions.values(), key=lambda m: -strength.get(m.misconception, 1.0))
@@ -148,8 +173,9 @@ def about_another_concept(claims: list[SentenceClaims], evidence: dict[str, Evid
 class RubricScorer:
     name = "offline"
 
-    def __init__(self, answer_limit_chars: int = 20_000, judge: MeaningJudge | None = None,
-                 rule: DepthRule | None = None):
+    def __init__(
+        self, answer_limit_chars: int = 20_000, judge: MeaningJudge | None = None, rule: DepthRule | None = None
+    ):
         self.answer_limit_chars = answer_limit_chars
         self.rule = rule or DEFAULT_RULE
         self.judge = judge
@@ -171,7 +197,9 @@ class RubricScorer:
         if adjacent:
             evidence, mentioned = {}, False
 
-        evidence, capped = cap_to_recall(evidence, flags, bool(evidence) and is_keyword_list(content), bool(misconceptions))
+        evidence, capped = cap_to_recall(
+            evidence, flags, bool(evidence) and is_keyword_list(content), bool(misconceptions)
+        )
         mentioned = mentioned or bool(evidence)
 
         if not content_text.strip():
@@ -179,7 +207,11 @@ class RubricScorer:
                 flags.append(Flag.empty)
         elif gibberish:
             flags.append(Flag.gibberish)
-        elif DONT_KNOW.search(content_text) and size(content_text) < 30 and not any(e.level > 1 for e in evidence.values()):
+        elif (
+            DONT_KNOW.search(content_text)
+            and size(content_text) < 30
+            and not any(e.level > 1 for e in evidence.values())
+        ):
             # "I haven't read the ProRL paper" names a term but shows nothing.
             flags.append(Flag.dont_know)
             evidence, mentioned = {}, False
@@ -215,8 +247,14 @@ class RubricScorer:
         )
 
 
-def reason_for(question: Question, depth: int, covered: list[Evidence], missed: list[str], flags: list[Flag],
-               adjacent: bool = False) -> str:
+def reason_for(
+    question: Question,
+    depth: int,
+    covered: list[Evidence],
+    missed: list[str],
+    flags: list[Flag],
+    adjacent: bool = False,
+) -> str:
     """The one-line reason shown with a depth: what was shown, the lowest point missing, the limits."""
     parts = [f"Depth {depth} ({LEVEL_NAMES[depth]})"]
     if covered:

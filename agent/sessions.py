@@ -92,8 +92,16 @@ class SessionRow:
     average_depth: float | None
 
     def as_dict(self) -> dict:
-        return {"id": self.id, "started": self.started, "updated": self.updated, "status": self.status,
-                "questions": self.plan, "lang": self.lang, "brain": self.brain, "average_depth": self.average_depth}
+        return {
+            "id": self.id,
+            "started": self.started,
+            "updated": self.updated,
+            "status": self.status,
+            "questions": self.plan,
+            "lang": self.lang,
+            "brain": self.brain,
+            "average_depth": self.average_depth,
+        }
 
 
 def now() -> str:
@@ -134,12 +142,16 @@ class SessionIndex:
 
     def create(self, session_id: str, plan: list[str], lang: str, brain: str) -> None:
         stamp = now()
-        self._write("INSERT INTO sessions VALUES (?, ?, ?, 'active', ?, ?, ?, NULL)",
-                    (session_id, stamp, stamp, json.dumps(plan), lang, brain))
+        self._write(
+            "INSERT INTO sessions VALUES (?, ?, ?, 'active', ?, ?, ?, NULL)",
+            (session_id, stamp, stamp, json.dumps(plan), lang, brain),
+        )
 
     def finish(self, session_id: str, status: str, average_depth: float | None) -> None:
-        self._write("UPDATE sessions SET status=?, updated=?, average_depth=? WHERE id=?",
-                    (status, now(), average_depth, session_id))
+        self._write(
+            "UPDATE sessions SET status=?, updated=?, average_depth=? WHERE id=?",
+            (status, now(), average_depth, session_id),
+        )
 
     def save_answer(self, session_id: str, turn: int, action: str, text: str) -> None:
         self._write("INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?, ?)", (session_id, turn, action, text, now()))
@@ -162,7 +174,9 @@ class SessionIndex:
 
     def saved_answer(self, session_id: str, turn: int) -> tuple[str, str] | None:
         with closing(self._connect()) as db:
-            row = db.execute("SELECT action, text FROM answers WHERE session_id=? AND turn=?", (session_id, turn)).fetchone()
+            row = db.execute(
+                "SELECT action, text FROM answers WHERE session_id=? AND turn=?", (session_id, turn)
+            ).fetchone()
         return (row[0], row[1]) if row else None
 
     def answers_saved(self, session_id: str) -> int:
@@ -185,16 +199,20 @@ class SessionIndex:
         with closing(self._connect()) as db:
             db.execute("BEGIN IMMEDIATE")  # read and write as one step: two resumes cannot both win
             try:
-                row = db.execute("SELECT owner, pid, host, renewed FROM leases WHERE session_id=?",
-                                 (session_id,)).fetchone()
+                row = db.execute(
+                    "SELECT owner, pid, host, renewed FROM leases WHERE session_id=?", (session_id,)
+                ).fetchone()
                 held = Lease(*row) if row else None
                 if held and held.owner != owner and not take_over and held.alive():
                     raise SessionBusy(
                         f"session {session_id} is open in another process (pid {held.pid} on {held.host}, "
                         f"active {held.renewed}); finish it there, or take it over here with: "
-                        f"rl-interview interview --resume {session_id} --take-over")
-                db.execute("INSERT OR REPLACE INTO leases VALUES (?, ?, ?, ?, ?)",
-                           (session_id, owner, os.getpid(), socket.gethostname(), now()))
+                        f"rl-interview interview --resume {session_id} --take-over"
+                    )
+                db.execute(
+                    "INSERT OR REPLACE INTO leases VALUES (?, ?, ?, ?, ?)",
+                    (session_id, owner, os.getpid(), socket.gethostname(), now()),
+                )
                 db.execute("COMMIT")
             except BaseException:
                 db.execute("ROLLBACK")
@@ -203,8 +221,9 @@ class SessionIndex:
     def holds(self, session_id: str, owner: str) -> bool:
         """Does `owner` still drive the session (no one has taken it over)? Renews the lease if so."""
         with closing(self._connect()) as db:
-            changed = db.execute("UPDATE leases SET renewed=? WHERE session_id=? AND owner=?",
-                                 (now(), session_id, owner)).rowcount
+            changed = db.execute(
+                "UPDATE leases SET renewed=? WHERE session_id=? AND owner=?", (now(), session_id, owner)
+            ).rowcount
         return changed == 1
 
     def release(self, session_id: str, owner: str) -> None:

@@ -260,6 +260,19 @@ class InterviewState(TypedDict, total=False):
 
 SERIALIZED_MODELS = [
     (__name__, cls.__name__)
-    for cls in (Flag, CandidateAction, Heard, Evidence, MisconceptionHit, Assessment, Decision, Reference, Turn,
-                QuestionSummary, Pending, ModelUse, BrainMemory)
+    for cls in (
+        Flag,
+        CandidateAction,
+        Heard,
+        Evidence,
+        MisconceptionHit,
+        Assessment,
+        Decision,
+        Reference,
+        Turn,
+        QuestionSummary,
+        Pending,
+        ModelUse,
+        BrainMemory,
+    )
 ] + [("agent.planning", "PlanRequest")]

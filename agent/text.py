@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
-from knowledge.terminal import clean_for_display  # noqa: F401 - the agent's modules use it from here
+from knowledge.terminal import clean_for_display  # re-exported: the agent's modules use it from here
 
 CJK_CHAR = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 WORD = re.compile(r"[A-Za-z\u00c0-\u024f]+(?:'[a-z]+)?")
@@ -35,7 +35,6 @@ EXPLAIN = re.compile(
     r"变|保持|限制|约束|比较|区别|不同|加|乘"
 )
 LIST_SPLIT = re.compile(r"[,，、;；\n•]+|\s*(?:→|->|=>|⇒)\s*|\s+[/|]\s+|(?<=\w):\s")
-
 
 
 @lru_cache(maxsize=8192)
@@ -81,7 +80,7 @@ def cue_pattern(cue: str) -> re.Pattern[str]:
     return re.compile(head + body + tail)
 
 
-@lru_cache(maxsize=None)
+@cache
 def cue_anchor(cue: str) -> str:
     """Text every match of `cue_pattern(cue)` contains (keep the two in step): the cue's first word,
     normalised, or only its first two characters when it is Chinese, where a gap may follow them.
@@ -176,7 +175,9 @@ NEGATION = re.compile(
     re.IGNORECASE,
 )
 
-LOREM = frozenset("lorem ipsum dolor sit amet consectetur adipiscing elit sed eiusmod tempor incididunt labore dolore magna aliqua".split())
+LOREM = frozenset(
+    "lorem ipsum dolor sit amet consectetur adipiscing elit sed eiusmod tempor incididunt labore dolore magna aliqua".split()
+)
 KEYBOARD = re.compile(r"asdf|qwer|zxcv|hjkl|uiop|sdfg|dfgh|fghj|ghjk|wert|erty|rtyu|tyui|yuio|xcvb|cvbn|vbnm")
 
 

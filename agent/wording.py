@@ -64,7 +64,7 @@ def claim_quote(sentence: str, cues: list[str] | None = None, claim: str = "", l
             lead = FILLER.match(piece) or META_LEAD.match(piece)
             if not lead or not lead.group(0):
                 break
-            piece = piece[lead.end():]
+            piece = piece[lead.end() :]
         piece = piece.strip(" ,;:，；：、.。")
         if carries_content(piece) and not DANGLING.search(piece):
             clauses.append(piece)
@@ -83,7 +83,7 @@ def _clauses(sentence: str) -> list[str]:
     """The sentence split at its clause breaks, never inside brackets: "H(p,q) = H(p) + KL" stays whole."""
     pieces, start, depth = [], 0, 0
     for i, ch in enumerate(sentence):
-        depth += ch in "([{（" 
+        depth += ch in "([{（"
         depth -= ch in ")]}）" and depth > 0
         if depth == 0 and ch in ",;:，；：、" and (ch not in ",:" or sentence[i + 1 : i + 2] in (" ", "")):
             pieces.append(sentence[start : i + 1])
@@ -162,7 +162,11 @@ def phrase(
     if wrong is not None:
         cues = question.misconception(target).cues.all()
         quote = claim_quote(wrong.quote, cues, question.misconception(target).statement)
-        challenge = voice.say("misconception", quote=quote, probe=probe) if quote else voice.say("misconception_unquoted", probe=probe)
+        challenge = (
+            voice.say("misconception", quote=quote, probe=probe)
+            if quote
+            else voice.say("misconception_unquoted", probe=probe)
+        )
         return voice.join(lead, challenge)
     if (Flag.off_topic in assessment.flags or Flag.gibberish in assessment.flags) and not assessment.covered:
         return voice.join(lead, voice.say("off_topic", prompt=question.prompt.get(lang), probe=probe))

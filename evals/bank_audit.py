@@ -112,19 +112,42 @@ def _sources_checks(entry: BankEntry, path: str) -> list[Finding]:
     for kp in q.key_points:
         line = entry.line_of_point(kp.id)
         if not kp.sources:
-            found.append(Finding("unsourced-key-point", q.id, kp.id, f"level-{kp.level} key point has no source", path, line))
+            found.append(
+                Finding("unsourced-key-point", q.id, kp.id, f"level-{kp.level} key point has no source", path, line)
+            )
         if kp.level == 4 and (not figures_in(kp.statement) or not kp.sources):
-            missing = " and ".join(w for w, gap in (("a figure", not figures_in(kp.statement)), ("a source", not kp.sources)) if gap)
-            found.append(Finding("level-4-without-figure", q.id, kp.id, f"level-4 key point without {missing}", path, line))
+            missing = " and ".join(
+                w for w, gap in (("a figure", not figures_in(kp.statement)), ("a source", not kp.sources)) if gap
+            )
+            found.append(
+                Finding("level-4-without-figure", q.id, kp.id, f"level-4 key point without {missing}", path, line)
+            )
     for m in q.misconceptions:
         if not m.sources:
-            found.append(Finding("unsourced-misconception", q.id, m.id, "misconception has no source", path, entry.line_of_point(m.id)))
+            found.append(
+                Finding(
+                    "unsourced-misconception",
+                    q.id,
+                    m.id,
+                    "misconception has no source",
+                    path,
+                    entry.line_of_point(m.id),
+                )
+            )
     spans = [(i, i + len(f.figure)) for f in q.figures for i in _occurrences(q.model_answer, f.figure)]
     for match in figures_in(q.model_answer):
         if not any(a <= match.start() and match.end() <= b for a, b in spans):
-            context = q.model_answer[max(0, match.start() - 40): match.end() + 30]
-            found.append(Finding("unsourced-figure", q.id, match.group(), f"model answer figure without a source: …{_excerpt(context)}…",
-                                 path, entry.line("model_answer")))
+            context = q.model_answer[max(0, match.start() - 40) : match.end() + 30]
+            found.append(
+                Finding(
+                    "unsourced-figure",
+                    q.id,
+                    match.group(),
+                    f"model answer figure without a source: …{_excerpt(context)}…",
+                    path,
+                    entry.line("model_answer"),
+                )
+            )
     return found
 
 
@@ -136,11 +159,17 @@ def _statement_sentences(entries: list[BankEntry]) -> list[tuple[str, str, str]]
     """(question, key point, normalised sentence) for every sentence of every key point statement."""
     from agent.text import normalise, sentences
 
-    return [(e.question.id, kp.id, normalise(s)) for e in entries for kp in e.question.key_points for s in sentences(kp.statement)]
+    return [
+        (e.question.id, kp.id, normalise(s))
+        for e in entries
+        for kp in e.question.key_points
+        for s in sentences(kp.statement)
+    ]
 
 
-def _cue_checks(entry: BankEntry, statements: list[tuple[str, str, str]], hard_negatives: dict[str, list[str]],
-                path: str) -> list[Finding]:
+def _cue_checks(
+    entry: BankEntry, statements: list[tuple[str, str, str]], hard_negatives: dict[str, list[str]], path: str
+) -> list[Finding]:
     from agent.text import cue_anchor, find_cue, normalise
 
     q = entry.question
@@ -153,18 +182,41 @@ def _cue_checks(entry: BankEntry, statements: list[tuple[str, str, str]], hard_n
         for negative in hard_negatives.get(kp.id, []):
             cue = find_cue(normalise(negative), cues)
             if cue:
-                found.append(Finding("cue-matches-hard-negative", q.id, kp.id,
-                                     f"cue {cue!r} matches the hard negative {_excerpt(negative)!r}", path, line))
+                found.append(
+                    Finding(
+                        "cue-matches-hard-negative",
+                        q.id,
+                        kp.id,
+                        f"cue {cue!r} matches the hard negative {_excerpt(negative)!r}",
+                        path,
+                        line,
+                    )
+                )
         for cue in cues:
             if not cue.strip() or cue_anchor(cue) not in everything:
                 continue
             anchor = cue_anchor(cue)
-            hits = list(dict.fromkeys((qid, pid) for qid, pid, sentence in other_statements
-                                      if anchor in sentence and find_cue(sentence, [cue])))
+            hits = list(
+                dict.fromkeys(
+                    (qid, pid)
+                    for qid, pid, sentence in other_statements
+                    if anchor in sentence and find_cue(sentence, [cue])
+                )
+            )
             if hits:
-                named = ", ".join(f"{qid}/{pid}" for qid, pid in hits[:3]) + (f" and {len(hits) - 3} more" if len(hits) > 3 else "")
-                found.append(Finding("cue-matches-other-question", q.id, kp.id,
-                                     f"cue {cue!r} matches the statement of {named}", path, line))
+                named = ", ".join(f"{qid}/{pid}" for qid, pid in hits[:3]) + (
+                    f" and {len(hits) - 3} more" if len(hits) > 3 else ""
+                )
+                found.append(
+                    Finding(
+                        "cue-matches-other-question",
+                        q.id,
+                        kp.id,
+                        f"cue {cue!r} matches the statement of {named}",
+                        path,
+                        line,
+                    )
+                )
     return found
 
 
@@ -181,9 +233,16 @@ def _misconception_checks(entry: BankEntry, notes_dir: Path, path: str) -> list[
                 continue
             for cue in cues:
                 if asserts(sentence, [cue]):
-                    found.append(Finding("misconception-cue-in-our-text", q.id, m.id,
-                                         f"cue {cue!r} is asserted by our {where}: {_excerpt(sentence)!r}",
-                                         path, entry.line_of_point(m.id)))
+                    found.append(
+                        Finding(
+                            "misconception-cue-in-our-text",
+                            q.id,
+                            m.id,
+                            f"cue {cue!r} is asserted by our {where}: {_excerpt(sentence)!r}",
+                            path,
+                            entry.line_of_point(m.id),
+                        )
+                    )
     return found
 
 
@@ -193,15 +252,19 @@ def _hard_negatives() -> tuple[dict[tuple[str, str], list[str]], str | None]:
         from knowledge.exemplars import load_exemplars
     except ImportError:
         return {}, "knowledge/exemplars.py is not installed"
-    exemplars, problems = load_exemplars()
+    exemplars, _problems = load_exemplars()
     if not exemplars:
         return {}, "no exemplar files"
     by_point = {(qid, kp): ex.hard_negatives for qid, qex in exemplars.items() for kp, ex in qex.key_points.items()}
     return by_point, None
 
 
-def audit(bank_path: Path | None = None, notes_dir: Path = NOTES_DIR, since: date | None = None,
-          hard_negatives: dict[tuple[str, str], list[str]] | None = None) -> tuple[AuditReport, list]:
+def audit(
+    bank_path: Path | None = None,
+    notes_dir: Path = NOTES_DIR,
+    since: date | None = None,
+    hard_negatives: dict[tuple[str, str], list[str]] | None = None,
+) -> tuple[AuditReport, list]:
     """Run every check on the bank at `bank_path` (default: the shipped one); also returns the bank's
     validation problems (a file that does not validate is not audited)."""
     entries, problems = bank_entries(bank_path)
@@ -219,16 +282,26 @@ def audit(bank_path: Path | None = None, notes_dir: Path = NOTES_DIR, since: dat
         report.findings += _cue_checks(entry, statements, negatives, path)
         report.findings += _misconception_checks(entry, notes_dir, path)
         if q.reviewed is None or (since is not None and q.reviewed < since):
-            when = f"last reviewed {q.reviewed.isoformat()} (before {since.isoformat()})" if q.reviewed and since else "never reviewed"
-            report.findings.append(Finding("not-reviewed", q.id, "", when, path, entry.line("reviewed") if q.reviewed else 1))
+            when = (
+                f"last reviewed {q.reviewed.isoformat()} (before {since.isoformat()})"
+                if q.reviewed and since
+                else "never reviewed"
+            )
+            report.findings.append(
+                Finding("not-reviewed", q.id, "", when, path, entry.line("reviewed") if q.reviewed else 1)
+            )
     return report, problems
 
 
 def audit_command(
     path: Annotated[Path | None, typer.Argument(help="A bank folder or file (default: the shipped bank).")] = None,
-    since: Annotated[str | None, typer.Option("--since", help="Also list entries reviewed before this date (YYYY-MM-DD).")] = None,
+    since: Annotated[
+        str | None, typer.Option("--since", help="Also list entries reviewed before this date (YYYY-MM-DD).")
+    ] = None,
     checks: Annotated[list[str] | None, typer.Option("--check", help="Only this check (repeatable).")] = None,
-    notes: Annotated[Path | None, typer.Option("--notes", help="The reference notes folder (default: the shipped notes).")] = None,
+    notes: Annotated[
+        Path | None, typer.Option("--notes", help="The reference notes folder (default: the shipped notes).")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Audit the bank: unsourced facts, level-4 points without figures, cues that match the wrong
@@ -248,7 +321,9 @@ def audit_command(
         err.print(f"not audited: {problem}", markup=False, soft_wrap=True)
     counts = {c: n for c, n in report.counts().items() if not checks or c in checks}
     if as_json:
-        sys.stdout.write(terminal_safe_json(json.dumps({**report.as_dict(), "counts": counts}, ensure_ascii=False, indent=2)) + "\n")
+        sys.stdout.write(
+            terminal_safe_json(json.dumps({**report.as_dict(), "counts": counts}, ensure_ascii=False, indent=2)) + "\n"
+        )
     else:
         for finding in report.findings:
             out.print(clean_for_display(str(finding)), markup=False, soft_wrap=True)

@@ -65,8 +65,11 @@ QUICK = BenchPlan("hash", warmup=0, process_runs=1, turn_samples=3, retrieval_qu
 
 # -- figures ---------------------------------------------------------------------------------
 def summary(values: Sequence[float], digits: int) -> dict[str, Any]:
-    return {"p50": _round(percentile(values, 0.5), digits), "p95": _round(percentile(values, 0.95), digits),
-            "n": len(values)}
+    return {
+        "p50": _round(percentile(values, 0.5), digits),
+        "p95": _round(percentile(values, 0.95), digits),
+        "n": len(values),
+    }
 
 
 def ratio(ours: float | None, baseline: float | None) -> float | None:
@@ -122,19 +125,28 @@ def targets(report: dict[str, Any]) -> list[dict[str, Any]]:
     """The issue's targets for the offline brain, each with what this run measured."""
     turns, first = report["turn_latency_ms"], report["first_question_s"]
     checks = [
-        *((f"turn p95, answers {name} words", turns[name]["p95"], limit, "ms")
-          for name, limit in (("<=100", 600), ("<=300", 600), ("<=1000", 1500))),
-        *((f"turn p95 / embedding floor p95, answers {name} words", turns[name]["over_floor"], 1.5, "x")
-          for name in ("<=100", "<=300", "<=1000") if turns[name].get("over_floor") is not None),
-        *((f"first question above the import floor ({front})", first["above_floor_s"][front], 1.0, "s")
-          for front in ("plain", "tui")),
+        *(
+            (f"turn p95, answers {name} words", turns[name]["p95"], limit, "ms")
+            for name, limit in (("<=100", 600), ("<=300", 600), ("<=1000", 1500))
+        ),
+        *(
+            (f"turn p95 / embedding floor p95, answers {name} words", turns[name]["over_floor"], 1.5, "x")
+            for name in ("<=100", "<=300", "<=1000")
+            if turns[name].get("over_floor") is not None
+        ),
+        *(
+            (f"first question above the import floor ({front})", first["above_floor_s"][front], 1.0, "s")
+            for front in ("plain", "tui")
+        ),
         ("retrieval p95", report["retrieval_ms"]["p95"], 50, "ms"),
         ("no-change rebuild", report["kb_rebuild_s"]["p50"], 2.0, "s"),
         ("peak RSS of an interview", report["peak_rss_mb"]["interview"], 700, "MB"),
         ("whole bench", report["setup"]["seconds"], 180, "s"),
     ]
-    return [{"target": name, "limit": limit, "unit": unit, "measured": value, "ok": value is not None and value <= limit}
-            for name, value, limit, unit in checks]
+    return [
+        {"target": name, "limit": limit, "unit": unit, "measured": value, "ok": value is not None and value <= limit}
+        for name, value, limit, unit in checks
+    ]
 
 
 def table(report: dict[str, Any]) -> str:
@@ -144,26 +156,43 @@ def table(report: dict[str, Any]) -> str:
         ("first question, plain (s)", first["plain"], "import floor", floor["p50"], first["ratio"]["plain"]),
         ("first question, TUI (s)", first["tui"], "import floor", floor["p50"], first["ratio"]["tui"]),
         ("import floor (s)", floor, "", None, None),
-        *((f"turn, answers {name} words (ms)", figures, "naive scorer", figures["baseline"]["p50"], figures["ratio"])
-          for name, figures in turns.items()),
-        *((f"embedding floor, answers {name} words (ms)", figures["embedding_floor"], "", None, None)
-          for name, figures in turns.items() if figures.get("embedding_floor")),
+        *(
+            (f"turn, answers {name} words (ms)", figures, "naive scorer", figures["baseline"]["p50"], figures["ratio"])
+            for name, figures in turns.items()
+        ),
+        *(
+            (f"embedding floor, answers {name} words (ms)", figures["embedding_floor"], "", None, None)
+            for name, figures in turns.items()
+            if figures.get("embedding_floor")
+        ),
         ("retrieval (ms)", retrieval, "plain dense query", retrieval["baseline"]["p50"], retrieval["ratio"]),
         ("kb build, cold (s)", {"p50": report["kb_build_s"]}, "", None, None),
         ("kb rebuild, nothing changed (s)", report["kb_rebuild_s"], "", None, None),
-        ("peak RSS, interview (MB)", {"p50": report["peak_rss_mb"]["interview"]}, "import floor",
-         report["peak_rss_mb"]["import_floor"], report["peak_rss_mb"]["ratio"]),
+        (
+            "peak RSS, interview (MB)",
+            {"p50": report["peak_rss_mb"]["interview"]},
+            "import floor",
+            report["peak_rss_mb"]["import_floor"],
+            report["peak_rss_mb"]["ratio"],
+        ),
         ("whole offline eval (s)", report["eval_s"], "", None, None),
     ]
     lines = ["| figure | p50 | p95 | n | baseline | baseline p50 | ours / baseline |", "|---|---|---|---|---|---|---|"]
-    lines += [f"| {name} | {_cell(f.get('p50'))} | {_cell(f.get('p95'))} | {_cell(f.get('n'))} | {who or '-'} | "
-              f"{_cell(base)} | {_cell(times)} |" for name, f, who, base, times in rows]
+    lines += [
+        f"| {name} | {_cell(f.get('p50'))} | {_cell(f.get('p95'))} | {_cell(f.get('n'))} | {who or '-'} | "
+        f"{_cell(base)} | {_cell(times)} |"
+        for name, f, who, base, times in rows
+    ]
     lines += ["", "| target | limit | measured | |", "|---|---|---|---|"]
-    lines += [f"| {t['target']} | <= {t['limit']} {t['unit']} | {_cell(t['measured'])} | {'ok' if t['ok'] else 'MISSED'} |"
-              for t in report["targets"]]
+    lines += [
+        f"| {t['target']} | <= {t['limit']} {t['unit']} | {_cell(t['measured'])} | {'ok' if t['ok'] else 'MISSED'} |"
+        for t in report["targets"]
+    ]
     setup = report["setup"]
-    lines.append(f"\n{setup['cpus']} CPUs, load average {setup['load_average'][0]} before and {setup['load_average'][1]} "
-                 f"after; {setup['embedding']} store of {setup['chunks']} chunks; {setup['seconds']} s in all.")
+    lines.append(
+        f"\n{setup['cpus']} CPUs, load average {setup['load_average'][0]} before and {setup['load_average'][1]} "
+        f"after; {setup['embedding']} store of {setup['chunks']} chunks; {setup['seconds']} s in all."
+    )
     return "\n".join(lines)
 
 
@@ -188,14 +217,24 @@ def judge_for(embedding: str) -> str:
 def bench_env(home: Path, embedding: str) -> dict[str, str]:
     """This environment without the user's own settings, with a home of the bench's own."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(ENV_PREFIX)}
-    return env | {f"{ENV_PREFIX}HOME": str(home), f"{ENV_PREFIX}CONFIG": str(home / "no-config.toml"),
-                  f"{ENV_PREFIX}KNOWLEDGE__EMBEDDING": embedding, f"{ENV_PREFIX}JUDGE__EMBEDDING": judge_for(embedding)}
+    return env | {
+        f"{ENV_PREFIX}HOME": str(home),
+        f"{ENV_PREFIX}CONFIG": str(home / "no-config.toml"),
+        f"{ENV_PREFIX}KNOWLEDGE__EMBEDDING": embedding,
+        f"{ENV_PREFIX}JUDGE__EMBEDDING": judge_for(embedding),
+    }
 
 
 def bench_settings(home: Path, embedding: str) -> Settings:
     """The same as `bench_env`, for this process: every field given, so nothing else leaks in."""
-    return Settings(home=home, chroma_url=None, knowledge=KnowledgeSettings(embedding=embedding), llm=LLMSettings(),
-                    interview=InterviewSettings(), judge=JudgeSettings(embedding=judge_for(embedding)))
+    return Settings(
+        home=home,
+        chroma_url=None,
+        knowledge=KnowledgeSettings(embedding=embedding),
+        llm=LLMSettings(),
+        interview=InterviewSettings(),
+        judge=JudgeSettings(embedding=judge_for(embedding)),
+    )
 
 
 def embedding_floor_ms(answer: str) -> float | None:
@@ -289,8 +328,10 @@ def first_question(plan: BenchPlan, work: Path) -> dict[str, Any]:
         with tempfile.TemporaryDirectory(dir=work) as home:
             floor = run_process(IMPORT_FLOOR, bench_env(Path(home), plan.embedding))
         with tempfile.TemporaryDirectory(dir=work) as home:
-            plain = first_line_s([*CLI, "interview", "--plain", "--jsonl", "--question", FIRST_QUESTION],
-                                 bench_env(Path(home), plan.embedding))
+            plain = first_line_s(
+                [*CLI, "interview", "--plain", "--jsonl", "--question", FIRST_QUESTION],
+                bench_env(Path(home), plan.embedding),
+            )
         with tempfile.TemporaryDirectory(dir=work) as home:
             tui = first_line_s([*TUI_PROBE, FIRST_QUESTION], bench_env(Path(home), plan.embedding))
         if run >= plan.warmup:
@@ -313,7 +354,7 @@ def kb_build(plan: BenchPlan, home: Path) -> tuple[float, dict[str, Any]]:
     env = bench_env(home, plan.embedding)
     cold = run_process([*CLI, "kb", "build"], env).exit_s
     again = [run_process([*CLI, "kb", "build"], env).exit_s for _ in range(plan.warmup + plan.process_runs)]
-    return round(cold, 1), summary(again[plan.warmup:], 2)
+    return round(cold, 1), summary(again[plan.warmup :], 2)
 
 
 async def _turn_ms(services: Any, question_id: str, answer: str) -> float:
@@ -324,8 +365,9 @@ async def _turn_ms(services: Any, question_id: str, answer: str) -> float:
 
     other = next(q for q in services.bank if q != question_id)
     session = services.interview()
-    async for _ in session.start(PlanRequest(ids=[question_id, other]), "en",
-                                 services.settings.interview.max_follow_ups):
+    async for _ in session.start(
+        PlanRequest(ids=[question_id, other]), "en", services.settings.interview.max_follow_ups
+    ):
         pass
     started = time.perf_counter()
     elapsed = None
@@ -345,7 +387,9 @@ def _naive_ms(model_answer: str, answer: str) -> float:
     return (time.perf_counter() - started) * 1000
 
 
-async def turn_latency(plan: BenchPlan, settings: Settings, samples: dict[str, list[tuple[str, str]]]) -> dict[str, Any]:
+async def turn_latency(
+    plan: BenchPlan, settings: Settings, samples: dict[str, list[tuple[str, str]]]
+) -> dict[str, Any]:
     """Turn latency per length bucket through the real graph (offline brain, this home's retriever and
     checkpoints), next to the naive scorer on the same answers."""
     from agent.app import open_services
@@ -364,10 +408,14 @@ async def turn_latency(plan: BenchPlan, settings: Settings, samples: dict[str, l
             figures = summary(ours, 1)
             baseline = summary(naive, 2)
             floor = summary(floors, 1) if floors else None
-            out[name] = {**figures, "words_p50": _round(percentile([size(a) for _, a in answers], 0.5), 0),
-                         "baseline": {"p50": baseline["p50"], "p95": baseline["p95"]},
-                         "ratio": ratio(figures["p50"], baseline["p50"]),
-                         "embedding_floor": floor, "over_floor": ratio(figures["p95"], floor["p95"]) if floor else None}
+            out[name] = {
+                **figures,
+                "words_p50": _round(percentile([size(a) for _, a in answers], 0.5), 0),
+                "baseline": {"p50": baseline["p50"], "p95": baseline["p95"]},
+                "ratio": ratio(figures["p50"], baseline["p50"]),
+                "embedding_floor": floor,
+                "over_floor": ratio(figures["p95"], floor["p95"]) if floor else None,
+            }
     return out
 
 
@@ -391,8 +439,11 @@ def retrieval(plan: BenchPlan, settings: Settings, queries: Sequence[tuple[str, 
             ours.append((middle - started) * 1000)
             dense.append((ended - middle) * 1000)
     figures, baseline = summary(ours, 1), summary(dense, 1)
-    return {**figures, "baseline": {"p50": baseline["p50"], "p95": baseline["p95"]},
-            "ratio": ratio(figures["p50"], baseline["p50"])}
+    return {
+        **figures,
+        "baseline": {"p50": baseline["p50"], "p95": baseline["p95"]},
+        "ratio": ratio(figures["p50"], baseline["p50"]),
+    }
 
 
 def peak_rss_mb(home: Path, embedding: str, answers: Sequence[tuple[str, str]]) -> float:
@@ -432,8 +483,10 @@ def run_bench(plan: BenchPlan, progress: Callable[[str], None] = lambda _: None)
         work, home = Path(tmp), Path(tmp) / "home"
         progress("first question, plain and TUI, and the import floor")
         first = first_question(plan, work)
-        progress(f"kb build with the {plan.embedding} embedding" + (" (the cold build takes a minute or two)"
-                                                                      if plan.embedding == "e5" else ""))
+        progress(
+            f"kb build with the {plan.embedding} embedding"
+            + (" (the cold build takes a minute or two)" if plan.embedding == "e5" else "")
+        )
         build_s, rebuild = kb_build(plan, home)
         settings = bench_settings(home, plan.embedding)
         progress("turn latency")
@@ -455,12 +508,20 @@ def run_bench(plan: BenchPlan, progress: Callable[[str], None] = lambda _: None)
         "retrieval_ms": retrieval_ms,
         "kb_build_s": build_s,
         "kb_rebuild_s": rebuild,
-        "peak_rss_mb": {"interview": rss, "import_floor": first["import_floor_rss_mb"],
-                        "ratio": ratio(rss, first["import_floor_rss_mb"])},
+        "peak_rss_mb": {
+            "interview": rss,
+            "import_floor": first["import_floor_rss_mb"],
+            "ratio": ratio(rss, first["import_floor_rss_mb"]),
+        },
         "eval_s": eval_s,
-        "setup": {"embedding": plan.embedding, "quick": plan == QUICK, "chunks": chunks, "cpus": os.cpu_count(),
-                  "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],
-                  "seconds": round(time.perf_counter() - started, 1)},
+        "setup": {
+            "embedding": plan.embedding,
+            "quick": plan == QUICK,
+            "chunks": chunks,
+            "cpus": os.cpu_count(),
+            "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],
+            "seconds": round(time.perf_counter() - started, 1),
+        },
     }
     report["targets"] = targets(report)
     return report
@@ -480,20 +541,39 @@ def _llm_bench(model: str, api_base: str | None, as_json: bool) -> None:
     if as_json:
         sys.stdout.write(json.dumps({"llm": report}) + "\n")
         return
-    rows = [(name, report[key]) for name, key in (("turn (ms)", "turn_ms"), ("inside model calls (ms)", "model_ms"),
-                                                   ("interviewer overhead (ms)", "overhead_ms"),
-                                                   ("first streamed token (ms)", "first_token_ms")) if report[key]]
-    lines = [f"model {report['model']}: at most {report['calls_per_turn_max']} calls per turn; "
-             f"{report['turns_scored_offline']} turn(s) scored offline", "| figure | p50 | p95 | n |", "|---|---|---|---|"]
+    rows = [
+        (name, report[key])
+        for name, key in (
+            ("turn (ms)", "turn_ms"),
+            ("inside model calls (ms)", "model_ms"),
+            ("interviewer overhead (ms)", "overhead_ms"),
+            ("first streamed token (ms)", "first_token_ms"),
+        )
+        if report[key]
+    ]
+    lines = [
+        f"model {report['model']}: at most {report['calls_per_turn_max']} calls per turn; "
+        f"{report['turns_scored_offline']} turn(s) scored offline",
+        "| figure | p50 | p95 | n |",
+        "|---|---|---|---|",
+    ]
     lines += [f"| {name} | {f['p50']} | {f['p95']} | {f['n']} |" for name, f in rows]
     out.print("\n".join(lines), markup=False, soft_wrap=True)
 
 
 def bench_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    quick: Annotated[bool, typer.Option("--quick", help="The hash embedding (no cold e5 build) and fewer runs.")] = False,
-    model: Annotated[str | None, typer.Option("--model", help="Instead: the LLM brain's turns with this litellm model, "
-                                                             "the model's time and the interviewer's overhead apart.")] = None,
+    quick: Annotated[
+        bool, typer.Option("--quick", help="The hash embedding (no cold e5 build) and fewer runs.")
+    ] = False,
+    model: Annotated[
+        str | None,
+        typer.Option(
+            "--model",
+            help="Instead: the LLM brain's turns with this litellm model, "
+            "the model's time and the interviewer's overhead apart.",
+        ),
+    ] = None,
     api_base: Annotated[str | None, typer.Option("--api-base", help="With --model: the provider's base URL.")] = None,
 ) -> None:
     """Measure speed and memory on this machine, each figure next to a naive baseline (about 3 minutes)."""

@@ -33,6 +33,7 @@ class ModelClock:
                 return await call(*args, **kwargs)
             finally:
                 self.spent_s += time.perf_counter() - started
+
         return timed
 
     def reset(self) -> None:

@@ -21,30 +21,66 @@ bank_app.command("audit")(audit_command)
 
 HEADLINE = ("qwk", "exact", "adjacent", "spearman", "smd", "next_action_accuracy", "probe_hit_rate", "trap_pass_rate")
 
-ModelOption = Annotated[str | None, typer.Option(
-    "--model", help="A litellm model, PROVIDER/NAME (e.g. openai/gpt-4o-mini, ollama/llama3.1): use the LLM brain.")]
-ApiBaseOption = Annotated[str | None, typer.Option(
-    "--api-base", help="The provider's base URL (a local or self-hosted server, e.g. http://127.0.0.1:8000/v1).")]
-MaxCostOption = Annotated[float | None, typer.Option(
-    "--max-cost", min=0, help="Per-session model budget in USD; once spent, the session continues offline.")]
+ModelOption = Annotated[
+    str | None,
+    typer.Option(
+        "--model", help="A litellm model, PROVIDER/NAME (e.g. openai/gpt-4o-mini, ollama/llama3.1): use the LLM brain."
+    ),
+]
+ApiBaseOption = Annotated[
+    str | None,
+    typer.Option(
+        "--api-base", help="The provider's base URL (a local or self-hosted server, e.g. http://127.0.0.1:8000/v1)."
+    ),
+]
+MaxCostOption = Annotated[
+    float | None,
+    typer.Option(
+        "--max-cost", min=0, help="Per-session model budget in USD; once spent, the session continues offline."
+    ),
+]
 
 
 def eval_command(
-    paths: Annotated[list[Path] | None, typer.Argument(help="Gold files or folders (default: the shipped gold set).")] = None,
-    keypoints: Annotated[bool, typer.Option("--keypoints", help=(
-        "Instead: key-point and misconception detection on the sentence sets (default: evals/keypoints), "
-        "the judge by meaning next to the cue-only matcher."))] = False,
-    explain: Annotated[bool, typer.Option("--explain", help="Print, per turn, which sentence credited each point, "
-                                          "by which signal and how strongly.")] = False,
+    paths: Annotated[
+        list[Path] | None, typer.Argument(help="Gold files or folders (default: the shipped gold set).")
+    ] = None,
+    keypoints: Annotated[
+        bool,
+        typer.Option(
+            "--keypoints",
+            help=(
+                "Instead: key-point and misconception detection on the sentence sets (default: evals/keypoints), "
+                "the judge by meaning next to the cue-only matcher."
+            ),
+        ),
+    ] = False,
+    explain: Annotated[
+        bool,
+        typer.Option(
+            "--explain", help="Print, per turn, which sentence credited each point, by which signal and how strongly."
+        ),
+    ] = False,
     split: Annotated[str | None, typer.Option("--split", help="Only transcripts of this split (dev, heldout).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     out_dir: Annotated[Path | None, typer.Option("--out", help="Folder for the Markdown report.")] = None,
-    simulate_n: Annotated[int | None, typer.Option("--simulate", min=1, max=200, help="Instead: N simulated sessions per persona.")] = None,
-    brain: Annotated[Literal["offline", "llm"] | None, typer.Option(
-        "--brain", help="offline, or llm (the default when --model is given).")] = None,
-    correct_model: Annotated[bool, typer.Option("--correct-model", help=(
-        "Instead: the held-out split (or --split) through the LLM brain against a local model that returns "
-        "the gold depth and the labelled quotes: how often the verifier keeps a correct verdict."))] = False,
+    simulate_n: Annotated[
+        int | None, typer.Option("--simulate", min=1, max=200, help="Instead: N simulated sessions per persona.")
+    ] = None,
+    brain: Annotated[
+        Literal["offline", "llm"] | None,
+        typer.Option("--brain", help="offline, or llm (the default when --model is given)."),
+    ] = None,
+    correct_model: Annotated[
+        bool,
+        typer.Option(
+            "--correct-model",
+            help=(
+                "Instead: the held-out split (or --split) through the LLM brain against a local model that returns "
+                "the gold depth and the labelled quotes: how often the verifier keeps a correct verdict."
+            ),
+        ),
+    ] = False,
     model: ModelOption = None,
     api_base: ApiBaseOption = None,
     max_cost: MaxCostOption = None,
@@ -59,8 +95,9 @@ def eval_command(
     from knowledge.settings import SettingsError, llm_overrides, load_settings
 
     try:
-        settings = brain_settings(load_settings(**llm_overrides(model, api_base, max_cost)),
-                                  brain or ("llm" if model else "offline"))
+        settings = brain_settings(
+            load_settings(**llm_overrides(model, api_base, max_cost)), brain or ("llm" if model else "offline")
+        )
     except SettingsError as exc:
         raise fail(str(exc)) from None
     bank = load_bank()
@@ -105,8 +142,11 @@ def _correct_model(transcripts, bank, settings, as_json: bool) -> None:
         first, second = load_quotes(FIRST_PASS), load_quotes(SECOND_PASS)
     except QuoteLabelError as exc:
         raise fail(str(exc)) from None
-    points_of = {f"{t.id}#{i}": [kp.id for kp in bank[turn.question].key_points]
-                 for t in transcripts for i, turn in enumerate(t.turns)}
+    points_of = {
+        f"{t.id}#{i}": [kp.id for kp in bank[turn.question].key_points]
+        for t in transcripts
+        for i, turn in enumerate(t.turns)
+    }
     result = run(transcripts, bank, settings, first)
     result["labels"] = agreement(first, second, points_of)
     if as_json:
@@ -138,7 +178,9 @@ def explanation(report: dict[str, Any]) -> str:
     """Per turn, the evidence behind the depth: sentence, signal, strength; and the near misses."""
     lines = []
     for row in report["per_turn"]:
-        lines.append(f"{row['transcript']} turn {row['index']} ({row['question']}): depth {row['depth']}, gold {row['gold_depth']}")
+        lines.append(
+            f"{row['transcript']} turn {row['index']} ({row['question']}): depth {row['depth']}, gold {row['gold_depth']}"
+        )
         for e in row.get("evidence", []):
             how = e["how"] + (f" {e['strength']:.2f}" if e.get("strength") is not None else "")
             lines.append(f"  + {e['key_point']} (level {e['level']}, {how}): {e['quote'][:140]}")
@@ -185,43 +227,98 @@ def table(report: dict[str, Any]) -> str:
     rows = [("all", report)] + [(f"split {name}", s) for name, s in report["splits"].items()]
     lines = ["| set | turns | " + " | ".join(HEADLINE) + " |", "|---" * (len(HEADLINE) + 2) + "|"]
     for name, figures in rows:
-        for who, values in ((report["brain"], figures), ("baseline", figures["baseline"]), ("rater ceiling", figures.get("ceiling"))):
+        for who, values in (
+            (report["brain"], figures),
+            ("baseline", figures["baseline"]),
+            ("rater ceiling", figures.get("ceiling")),
+        ):
             if values:
-                lines.append(f"| {name} ({who}) | {values['turns']} | " + " | ".join(_fmt(values.get(k)) for k in HEADLINE) + " |")
+                lines.append(
+                    f"| {name} ({who}) | {values['turns']} | "
+                    + " | ".join(_fmt(values.get(k)) for k in HEADLINE)
+                    + " |"
+                )
     if report.get("parts"):
-        lines.append("\nfollow-ups to the part the gold interviewer went to: " + "; ".join(
-            f"{group} {figures['part_hit_rate']:.3f} ({figures['turns']} turns)" for group, figures in report["parts"].items()))
+        lines.append(
+            "\nfollow-ups to the part the gold interviewer went to: "
+            + "; ".join(
+                f"{group} {figures['part_hit_rate']:.3f} ({figures['turns']} turns)"
+                for group, figures in report["parts"].items()
+            )
+        )
     if report.get("by_category"):
-        lines.append("\nblind-written answers: " + "; ".join(
-            f"{name} {s['turns']} turns, over {_fmt(s['over_scored'])}, under {_fmt(s['under_scored'])}"
-            for name, s in report["by_category"].items()))
-    lines.append(f"\nlatency per turn: p50 {report['latency_ms']['p50']} ms, p95 {report['latency_ms']['p95']} ms; "
-                 f"{report['transcripts']} transcripts in {report['seconds']} s")
+        lines.append(
+            "\nblind-written answers: "
+            + "; ".join(
+                f"{name} {s['turns']} turns, over {_fmt(s['over_scored'])}, under {_fmt(s['under_scored'])}"
+                for name, s in report["by_category"].items()
+            )
+        )
+    lines.append(
+        f"\nlatency per turn: p50 {report['latency_ms']['p50']} ms, p95 {report['latency_ms']['p95']} ms; "
+        f"{report['transcripts']} transcripts in {report['seconds']} s"
+    )
     if report.get("model_use"):
         use = report["model_use"]
         cost = "price unknown" if use["cost_usd_per_turn"] is None else f"${use['cost_usd_per_turn']:.6f}"
         offline = "; ".join(f"{n} {reason}" for reason, n in use["fallback_reasons"].items())
-        lines.append(f"model use per turn: {use['tokens_in_per_turn']} tokens in, {use['tokens_out_per_turn']} out, "
-                     f"{cost}; {use['scored_offline']} turns scored offline" + (f" ({offline})" if offline else ""))
+        lines.append(
+            f"model use per turn: {use['tokens_in_per_turn']} tokens in, {use['tokens_out_per_turn']} out, "
+            f"{cost}; {use['scored_offline']} turns scored offline" + (f" ({offline})" if offline else "")
+        )
     return "\n".join(lines)
 
 
 def markdown(report: dict[str, Any]) -> str:
-    parts = ["# Interviewer evaluation", "", table(report), "", "## Confusion matrix (rows: gold depth, columns: predicted)", "",
-             "| gold \\ pred | " + " | ".join(str(i) for i in range(LEVELS)) + " |", "|---" * (LEVELS + 1) + "|"]
+    parts = [
+        "# Interviewer evaluation",
+        "",
+        table(report),
+        "",
+        "## Confusion matrix (rows: gold depth, columns: predicted)",
+        "",
+        "| gold \\ pred | " + " | ".join(str(i) for i in range(LEVELS)) + " |",
+        "|---" * (LEVELS + 1) + "|",
+    ]
     parts += [f"| {g} | " + " | ".join(str(n) for n in row) + " |" for g, row in enumerate(report["confusion"])]
     for title, key in (("By language", "by_language"), ("By section", "by_section"), ("By trap", "by_trap")):
-        parts += ["", f"## {title}", "", "| group | turns | qwk | exact | adjacent | next | traps |", "|---|---|---|---|---|---|---|"]
-        parts += [f"| {name} | {s['turns']} | {_fmt(s['qwk'])} | {_fmt(s['exact'])} | {_fmt(s['adjacent'])} | "
-                  f"{_fmt(s['next_action_accuracy'])} | {_fmt(s['trap_pass_rate'])} |" for name, s in report[key].items()]
+        parts += [
+            "",
+            f"## {title}",
+            "",
+            "| group | turns | qwk | exact | adjacent | next | traps |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        parts += [
+            f"| {name} | {s['turns']} | {_fmt(s['qwk'])} | {_fmt(s['exact'])} | {_fmt(s['adjacent'])} | "
+            f"{_fmt(s['next_action_accuracy'])} | {_fmt(s['trap_pass_rate'])} |"
+            for name, s in report[key].items()
+        ]
     if report.get("by_category"):
-        parts += ["", "## Blind-written answers by category", "", "| category | turns | qwk | exact | over-scored | under-scored |",
-                  "|---|---|---|---|---|---|"]
-        parts += [f"| {name} | {s['turns']} | {_fmt(s['qwk'])} | {_fmt(s['exact'])} | {_fmt(s['over_scored'])} | "
-                  f"{_fmt(s['under_scored'])} |" for name, s in report["by_category"].items()]
+        parts += [
+            "",
+            "## Blind-written answers by category",
+            "",
+            "| category | turns | qwk | exact | over-scored | under-scored |",
+            "|---|---|---|---|---|---|",
+        ]
+        parts += [
+            f"| {name} | {s['turns']} | {_fmt(s['qwk'])} | {_fmt(s['exact'])} | {_fmt(s['over_scored'])} | "
+            f"{_fmt(s['under_scored'])} |"
+            for name, s in report["by_category"].items()
+        ]
     worst = sorted(report["per_turn"], key=lambda r: -abs(r["depth"] - r["gold_depth"]))[:10]
-    parts += ["", "## Worst turns", "", "| transcript | turn | question | gold | scored | flags |", "|---|---|---|---|---|---|"]
-    parts += [f"| {r['transcript']} | {r['index']} | {r['question']} | {r['gold_depth']} | {r['depth']} | {', '.join(r['flags'])} |" for r in worst]
+    parts += [
+        "",
+        "## Worst turns",
+        "",
+        "| transcript | turn | question | gold | scored | flags |",
+        "|---|---|---|---|---|---|",
+    ]
+    parts += [
+        f"| {r['transcript']} | {r['index']} | {r['question']} | {r['gold_depth']} | {r['depth']} | {', '.join(r['flags'])} |"
+        for r in worst
+    ]
     if report.get("problems"):
         parts += ["", "## Files not evaluated", ""] + [f"- {p}" for p in report["problems"]]
     return "\n".join(parts) + "\n"
@@ -257,7 +354,9 @@ def judge_embed() -> None:
 
 
 @judge_app.command("train")
-def judge_train(as_json: Annotated[bool, typer.Option("--json", help="Print the training report as JSON.")] = False) -> None:
+def judge_train(
+    as_json: Annotated[bool, typer.Option("--json", help="Print the training report as JSON.")] = False,
+) -> None:
     """Fit the judge's heads on the exemplars (leave-one-out) and write knowledge/exemplars/head.json."""
     from agent.meaning import HEAD_FILE, open_judge
     from evals.judge_training import train_heads

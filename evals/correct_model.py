@@ -48,8 +48,10 @@ def load_quotes(path: Path) -> Shown:
             pairs = [(str(s["key_point"]), str(s["quote"])) for s in row["shown"]]
             shown[str(row["turn"])] = pairs
         except (ValueError, KeyError, TypeError) as exc:
-            raise QuoteLabelError(f"{path}:{number}: not a quote label ({type(exc).__name__}: {exc}); "
-                                  'expected {"turn": ..., "shown": [{"key_point": ..., "quote": ...}]}') from None
+            raise QuoteLabelError(
+                f"{path}:{number}: not a quote label ({type(exc).__name__}: {exc}); "
+                'expected {"turn": ..., "shown": [{"key_point": ..., "quote": ...}]}'
+            ) from None
     return shown
 
 
@@ -70,8 +72,13 @@ def agreement(first: Shown, second: Shown, points_of: dict[str, list[str]]) -> d
     observed = (both + neither) / n
     chance = ((both + only_first) * (both + only_second) + (neither + only_second) * (neither + only_first)) / n**2
     kappa = (observed - chance) / (1 - chance) if chance < 1 else 1.0
-    return {"pairs": n, "agreement": round(observed, 3), "kappa": round(kappa, 3),
-            "first_only": only_first, "second_only": only_second}
+    return {
+        "pairs": n,
+        "agreement": round(observed, 3),
+        "kappa": round(kappa, 3),
+        "first_only": only_first,
+        "second_only": only_second,
+    }
 
 
 @dataclass(frozen=True)
@@ -93,8 +100,9 @@ class CorrectModel:
                 if turn_id not in shown:
                     self.unlabelled.append(turn_id)
                 points = [{"id": kp, "status": "covered", "quote": quote} for kp, quote in shown.get(turn_id, [])]
-                reply = verdict(key_points=points, depth=turn.gold.depth,
-                                rationale="The labelled sentences show these points.")
+                reply = verdict(
+                    key_points=points, depth=turn.gold.depth, rationale="The labelled sentences show these points."
+                )
                 self.answers.append(_Answer(as_data(turn.answer), bank[turn.question].prompt.en, reply))
         # The longest answer first: a short answer ("I don't know") may sit inside a longer one.
         self.answers.sort(key=lambda a: -len(a.wrapped))
@@ -141,8 +149,9 @@ def run(transcripts: list[GoldTranscript], bank, settings, shown: Shown) -> dict
     server = LLMServer()
     server.responder = model
     try:
-        llm = settings.llm.model_copy(update={"model": MODEL, "api_base": server.url, "api_key": SecretStr("unused"),
-                                              "max_cost": None})
+        llm = settings.llm.model_copy(
+            update={"model": MODEL, "api_base": server.url, "api_key": SecretStr("unused"), "max_cost": None}
+        )
         brain = make_brain(settings.model_copy(update={"llm": llm}))
         report = evaluate(transcripts, bank, brain, NotesRetriever(settings.knowledge.chunk_tokens))
     finally:
@@ -150,8 +159,16 @@ def run(transcripts: list[GoldTranscript], bank, settings, shown: Shown) -> dict
     turns = report["per_turn"]
     labels = label_depths(transcripts, bank, shown)
     labelled = [labels[f"{t['transcript']}#{t['index']}"] for t in turns]
-    differs = [{"turn": f"{t['transcript']}#{t['index']}", "gold": t["gold_depth"], "verified": t["depth"],
-                "fallback": t["fallback_reason"]} for t in turns if t["depth"] != t["gold_depth"]]
+    differs = [
+        {
+            "turn": f"{t['transcript']}#{t['index']}",
+            "gold": t["gold_depth"],
+            "verified": t["depth"],
+            "fallback": t["fallback_reason"],
+        }
+        for t in turns
+        if t["depth"] != t["gold_depth"]
+    ]
     return {
         "turns": len(turns),
         "kept": _share([t["depth"] == t["gold_depth"] for t in turns]),
@@ -171,18 +188,26 @@ def _share(values: list[bool]) -> float | None:
 
 
 def render(result: dict[str, Any]) -> str:
-    lines = [f"correct model, held-out: {result['turns']} turns; verified depth = gold in {result['kept']:.1%} "
-             f"(target 90%); below gold {result['below_gold']}, above {result['above_gold']}; "
-             f"QWK {result['qwk']}; offline fallbacks {result['fell_back']}",
-             f"where it is lost: the level rule applied to the labelled points gives the gold depth in "
-             f"{result['level_rule_on_labels']:.1%} of turns; the verified depth equals that in "
-             f"{result['verified_equals_labels']:.1%}"]
+    lines = [
+        f"correct model, held-out: {result['turns']} turns; verified depth = gold in {result['kept']:.1%} "
+        f"(target 90%); below gold {result['below_gold']}, above {result['above_gold']}; "
+        f"QWK {result['qwk']}; offline fallbacks {result['fell_back']}",
+        f"where it is lost: the level rule applied to the labelled points gives the gold depth in "
+        f"{result['level_rule_on_labels']:.1%} of turns; the verified depth equals that in "
+        f"{result['verified_equals_labels']:.1%}",
+    ]
     if result.get("labels"):
         labels = result["labels"]
-        lines.append(f"quote labels: two blind passes agree on {labels['agreement']} of {labels['pairs']} "
-                     f"(turn, point) pairs, kappa {labels['kappa']}")
+        lines.append(
+            f"quote labels: two blind passes agree on {labels['agreement']} of {labels['pairs']} "
+            f"(turn, point) pairs, kappa {labels['kappa']}"
+        )
     if result["unlabelled_turns"]:
-        lines.append(f"turns without a quote label (scored as showing nothing): {', '.join(result['unlabelled_turns'])}")
-    lines += [f"  {d['turn']}: gold {d['gold']}, verified {d['verified']}" + (f" ({d['fallback']})" if d["fallback"] else "")
-              for d in result["differs"]]
+        lines.append(
+            f"turns without a quote label (scored as showing nothing): {', '.join(result['unlabelled_turns'])}"
+        )
+    lines += [
+        f"  {d['turn']}: gold {d['gold']}, verified {d['verified']}" + (f" ({d['fallback']})" if d["fallback"] else "")
+        for d in result["differs"]
+    ]
     return "\n".join(lines)

@@ -14,8 +14,17 @@ from knowledge.yaml_lines import LineLoader, line_of
 
 GOLD_DIR = Path(__file__).parent / "gold"
 Action = Literal["follow_up", "hint", "move_on"]
-TRAPS = ("keyword-list", "misconception", "injection", "off-topic", "gibberish", "verbose-shallow",
-         "unusual-words", "empty", "dont-know")
+TRAPS = (
+    "keyword-list",
+    "misconception",
+    "injection",
+    "off-topic",
+    "gibberish",
+    "verbose-shallow",
+    "unusual-words",
+    "empty",
+    "dont-know",
+)
 
 
 class GoldError(Exception):
@@ -66,7 +75,7 @@ class GoldTranscript(BaseModel):
 
 def load_gold_file(path: Path, known_questions: set[str] | Mapping[str, Question]) -> GoldTranscript:
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=LineLoader)  # noqa: S506 - SafeLoader subclass
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=LineLoader)  # LineLoader is a SafeLoader subclass
     except UnicodeDecodeError as exc:
         raise GoldError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except yaml.YAMLError as exc:
@@ -90,8 +99,10 @@ def load_gold_file(path: Path, known_questions: set[str] | Mapping[str, Question
         parts = [p.id for p in known_questions[turn.question].parts] if isinstance(known_questions, Mapping) else None
         if turn.gold.part and parts is not None and turn.gold.part not in parts:
             line = line_of(data, ("turns", i, "gold", "part"))
-            raise GoldError(f"{path}{':' + str(line) if line else ''}, turn {i}: field turns.{i}.gold.part: "
-                            f"{turn.gold.part!r} is not a part of {turn.question} ({', '.join(parts)})")
+            raise GoldError(
+                f"{path}{':' + str(line) if line else ''}, turn {i}: field turns.{i}.gold.part: "
+                f"{turn.gold.part!r} is not a part of {turn.question} ({', '.join(parts)})"
+            )
     return transcript
 
 
@@ -102,7 +113,9 @@ def gold_files(paths: list[Path]) -> list[Path]:
     return files
 
 
-def load_gold(paths: list[Path], known_questions: set[str] | Mapping[str, Question]) -> tuple[list[GoldTranscript], list[str]]:
+def load_gold(
+    paths: list[Path], known_questions: set[str] | Mapping[str, Question]
+) -> tuple[list[GoldTranscript], list[str]]:
     """Every transcript that loads, and one message per file that does not (the others still run)."""
     transcripts, problems = [], []
     seen: dict[str, str] = {}

@@ -17,10 +17,10 @@ from agent.meaning import (
     KEY_POINT_FEATURES,
     MISCONCEPTION_FEATURES,
     MISCONCEPTION_PAIRS,
+    PAIR_DIM,
     POINT_PAIRS,
     Heads,
     LogisticHead,
-    PAIR_DIM,
     MeaningJudge,
     QuestionIndex,
     feature_names,
@@ -42,7 +42,9 @@ def embed_exemplars(bank, embed, log=print) -> int:
     exemplars, problems = load_exemplars(bank=bank)
     for problem in problems:
         log(str(problem))
-    texts = sorted({r.text for r in all_rows(exemplars)} | {kp.statement for q in bank.questions() for kp in q.key_points})
+    texts = sorted(
+        {r.text for r in all_rows(exemplars)} | {kp.statement for q in bank.questions() for kp in q.key_points}
+    )
     path = EXEMPLAR_DIR / VECTORS_FILE
     old = load_vectors(path)
     known = old.keys if old is not None and old.spec == "e5" else {}
@@ -87,9 +89,14 @@ def training_set(judge: MeaningJudge, bank, projection: np.ndarray | None = None
         index = judge.index(bank[qid])
         question = index.question
         own = [r.text for r in index.rows]
-        other_positions = rng.choice(len(index.elsewhere), size=min(ELSEWHERE_SAMPLE, len(index.elsewhere)), replace=False) \
-            if len(index.elsewhere) else np.array([], dtype=int)
-        vectors = np.concatenate([index.vectors, index.elsewhere[other_positions]]) if len(other_positions) else index.vectors
+        other_positions = (
+            rng.choice(len(index.elsewhere), size=min(ELSEWHERE_SAMPLE, len(index.elsewhere)), replace=False)
+            if len(index.elsewhere)
+            else np.array([], dtype=int)
+        )
+        vectors = (
+            np.concatenate([index.vectors, index.elsewhere[other_positions]]) if len(other_positions) else index.vectors
+        )
         texts = own + ["" for _ in other_positions]
         leave_out = np.concatenate([_self_columns(index, own), -np.ones(len(other_positions), dtype=int)]).astype(int)
         sims = index.similarities(vectors, leave_out)
@@ -111,8 +118,7 @@ def training_set(judge: MeaningJudge, bank, projection: np.ndarray | None = None
                 if role == "positive" and target != kp.id and rng.random() > RIVAL_SHARE:
                     continue
                 label = role == "positive" and target == kp.id
-                kind = ("plain" if plains[i] else "positive") if label else \
-                    ("rival" if role == "positive" else role)
+                kind = ("plain" if plains[i] else "positive") if label else ("rival" if role == "positive" else role)
                 px.append(point_x[kp.id][i])
                 py.append(float(label))
                 pk.append(kind)
@@ -127,8 +133,9 @@ def training_set(judge: MeaningJudge, bank, projection: np.ndarray | None = None
     return TrainingSet(np.array(px), np.array(py), np.array(pk), np.array(wx), np.array(wy), np.array(wk))
 
 
-def fit_logistic(x: np.ndarray, y: np.ndarray, names: tuple[str, ...], l2: float = 1e-3,
-                 steps: int = 1500, rate: float = 0.02) -> LogisticHead:
+def fit_logistic(
+    x: np.ndarray, y: np.ndarray, names: tuple[str, ...], l2: float = 1e-3, steps: int = 1500, rate: float = 0.02
+) -> LogisticHead:
     """Class-balanced L2 logistic regression, full-batch Adam (thousands of features: Newton's
     Hessian would cost minutes)."""
     mean = x.mean(axis=0)
@@ -156,8 +163,9 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, names: tuple[str, ...], l2: float
     return LogisticHead(names, mean, scale, beta.astype(np.float64), float(bias), 0.5)
 
 
-def pick_threshold(head: LogisticHead, x: np.ndarray, y: np.ndarray, kind: np.ndarray, guard: str,
-                   max_false_positive: float) -> float:
+def pick_threshold(
+    head: LogisticHead, x: np.ndarray, y: np.ndarray, kind: np.ndarray, guard: str, max_false_positive: float
+) -> float:
     """The lowest threshold whose false-positive rate on the `guard` rows stays within the bound."""
     p = head.probability(x)
     negatives = p[kind == guard]
@@ -178,15 +186,29 @@ def train_heads(judge: MeaningJudge, bank, max_false_positive: float = 0.04) -> 
     data = training_set(judge, bank, projection)
     dim = projection.shape[1]
     point = fit_logistic(data.point_x, data.point_y, feature_names(KEY_POINT_FEATURES, POINT_PAIRS, dim))
-    point = LogisticHead(point.names, point.mean, point.scale, point.weights, point.bias,
-                         pick_threshold(point, data.point_x, data.point_y, data.point_kind, "hard_negative", max_false_positive))
+    point = LogisticHead(
+        point.names,
+        point.mean,
+        point.scale,
+        point.weights,
+        point.bias,
+        pick_threshold(point, data.point_x, data.point_y, data.point_kind, "hard_negative", max_false_positive),
+    )
     wrong = fit_logistic(data.wrong_x, data.wrong_y, feature_names(MISCONCEPTION_FEATURES, MISCONCEPTION_PAIRS, dim))
-    wrong = LogisticHead(wrong.names, wrong.mean, wrong.scale, wrong.weights, wrong.bias,
-                         pick_threshold(wrong, data.wrong_x, data.wrong_y, data.wrong_kind, "denial", max_false_positive))
-    report = {"key_point": summary(point, data.point_x, data.point_y, data.point_kind),
-              "misconception": summary(wrong, data.wrong_x, data.wrong_y, data.wrong_kind),
-              "thresholds": {"key_point": point.threshold, "misconception": wrong.threshold},
-              "rows": {"key_point": len(data.point_y), "misconception": len(data.wrong_y)}}
+    wrong = LogisticHead(
+        wrong.names,
+        wrong.mean,
+        wrong.scale,
+        wrong.weights,
+        wrong.bias,
+        pick_threshold(wrong, data.wrong_x, data.wrong_y, data.wrong_kind, "denial", max_false_positive),
+    )
+    report = {
+        "key_point": summary(point, data.point_x, data.point_y, data.point_kind),
+        "misconception": summary(wrong, data.wrong_x, data.wrong_y, data.wrong_kind),
+        "thresholds": {"key_point": point.threshold, "misconception": wrong.threshold},
+        "rows": {"key_point": len(data.point_y), "misconception": len(data.wrong_y)},
+    }
     return Heads(point, wrong, projection), report
 
 

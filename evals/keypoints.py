@@ -53,7 +53,7 @@ def load_items(paths: list[Path], bank) -> tuple[list[tuple[str, KeypointItem]],
     problems: list[BankProblem] = []
     for path in files:
         try:
-            data = yaml.load(path.read_text(encoding="utf-8"), Loader=LineLoader)  # noqa: S506 - a SafeLoader
+            data = yaml.load(path.read_text(encoding="utf-8"), Loader=LineLoader)  # LineLoader is a SafeLoader subclass
         except (yaml.YAMLError, UnicodeDecodeError) as exc:
             problems.append(BankProblem(path, f"not readable YAML: {exc}"))
             continue
@@ -66,15 +66,24 @@ def load_items(paths: list[Path], bank) -> tuple[list[tuple[str, KeypointItem]],
                 item = KeypointItem.model_validate(raw)
             except ValidationError as exc:
                 first = exc.errors()[0]
-                problems.append(BankProblem(path, f"item {n + 1}, field {'.'.join(map(str, first['loc']))}: {first['msg']}",
-                                            line_of(data, [n, *first["loc"]])))
+                problems.append(
+                    BankProblem(
+                        path,
+                        f"item {n + 1}, field {'.'.join(map(str, first['loc']))}: {first['msg']}",
+                        line_of(data, [n, *first["loc"]]),
+                    )
+                )
                 continue
             problem = _check(item, bank)
             if problem:
                 problems.append(BankProblem(path, f"item {n + 1}: {problem}", getattr(raw, "line", None)))
                 continue
-            if item.about is None and item.kind in ("hard_negative", "denial") and previous is not None \
-                    and previous.question == item.question:
+            if (
+                item.about is None
+                and item.kind in ("hard_negative", "denial")
+                and previous is not None
+                and previous.question == item.question
+            ):
                 # Files without `about` keep each negative right after the item it negates.
                 target = previous.expected.removeprefix("misconception:")
                 item = item.model_copy(update={"about": target})
@@ -151,17 +160,25 @@ def evaluate_keypoints(paths: list[Path], bank, judge) -> dict:
     for part, items in sorted(parts.items()):
         meaning, ms = judge_items(items, bank, judge)
         cues, cue_ms = judge_items(items, bank, None)
-        report["parts"][part] = {"items": len(items), "meaning": rates(meaning), "cues": rates(cues),
-                                 "ms_per_sentence": {"meaning": round(ms, 1), "cues": round(cue_ms, 1)}}
+        report["parts"][part] = {
+            "items": len(items),
+            "meaning": rates(meaning),
+            "cues": rates(cues),
+            "ms_per_sentence": {"meaning": round(ms, 1), "cues": round(cue_ms, 1)},
+        }
     return report
 
 
 def table(report: dict) -> str:
     lines = []
     for part, figures in report["parts"].items():
-        lines += [f"{part} part: {figures['items']} sentences; ms per sentence: meaning {figures['ms_per_sentence']['meaning']}, "
-                  f"cues {figures['ms_per_sentence']['cues']}", "",
-                  "| kind | measure | lang | n | meaning | cues only |", "|---|---|---|---|---|---|"]
+        lines += [
+            f"{part} part: {figures['items']} sentences; ms per sentence: meaning {figures['ms_per_sentence']['meaning']}, "
+            f"cues {figures['ms_per_sentence']['cues']}",
+            "",
+            "| kind | measure | lang | n | meaning | cues only |",
+            "|---|---|---|---|---|---|",
+        ]
         for kind in KINDS:
             measure = "recall" if kind in RECALL_KINDS else "false positives"
             for lang in ("all", "en", "zh", "mixed"):

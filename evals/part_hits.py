@@ -40,5 +40,7 @@ def part_hits(per_turn: list[dict[str, Any]], transcripts: list[GoldTranscript],
         hit = row["next"] != "move_on" and target_part(bank[row["question"]], row["follow_up"]) == wanted
         for group in ("all", row["split"]):
             hits[group].append(hit)
-    return {group: {"turns": len(values), "part_hit_rate": round(sum(values) / len(values), 3)}
-            for group, values in hits.items()}
+    return {
+        group: {"turns": len(values), "part_hit_rate": round(sum(values) / len(values), 3)}
+        for group, values in hits.items()
+    }

@@ -31,7 +31,6 @@ from evals.metrics import confusion, depth_metrics, percentile
 from knowledge.bank import Bank
 from knowledge.embeddings import HashEmbedding
 
-
 REPEATED = (Heard.clarify, Heard.repeat, Heard.wait)
 """Requests the interviewer answers by asking again, without judging the reply."""
 
@@ -87,13 +86,29 @@ class TurnResult:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "transcript": self.transcript, "index": self.index, "question": self.question, "split": self.split,
-            "language": self.language, "trap": self.trap, "gold_depth": self.gold_depth, "depth": self.depth,
-            "baseline_depth": self.baseline_depth, "gold_next": self.gold_next, "next": self.next,
-            "follow_up": self.follow_up, "probe_hit": self.probe_hit, "flags": self.flags,
-            "latency_ms": round(self.latency_ms, 2), "brain": self.brain, "fallback_reason": self.fallback_reason,
-            "tokens_in": self.tokens_in, "tokens_out": self.tokens_out, "cost_usd": self.cost_usd,
-            "evidence": self.evidence, "near_misses": self.near_misses, "misconceptions": self.misconceptions,
+            "transcript": self.transcript,
+            "index": self.index,
+            "question": self.question,
+            "split": self.split,
+            "language": self.language,
+            "trap": self.trap,
+            "gold_depth": self.gold_depth,
+            "depth": self.depth,
+            "baseline_depth": self.baseline_depth,
+            "gold_next": self.gold_next,
+            "next": self.next,
+            "follow_up": self.follow_up,
+            "probe_hit": self.probe_hit,
+            "flags": self.flags,
+            "latency_ms": round(self.latency_ms, 2),
+            "brain": self.brain,
+            "fallback_reason": self.fallback_reason,
+            "tokens_in": self.tokens_in,
+            "tokens_out": self.tokens_out,
+            "cost_usd": self.cost_usd,
+            "evidence": self.evidence,
+            "near_misses": self.near_misses,
+            "misconceptions": self.misconceptions,
         }
 
 
@@ -104,7 +119,9 @@ def language_of(text: str) -> str:
     return "zh" if len(WORD.findall(text)) <= cjk / 4 else "mixed"
 
 
-async def replay_transcript(transcript: GoldTranscript, bank: Bank, brain: Brain, retriever: Retriever, lang: str = "en") -> list[TurnResult]:
+async def replay_transcript(
+    transcript: GoldTranscript, bank: Bank, brain: Brain, retriever: Retriever, lang: str = "en"
+) -> list[TurnResult]:
     """Each gold answer is heard, judged and answered as the interview graph does (the same
     `read_reply`, `judge_reply` and `next_decision`); a request the graph answers without judging
     (clarify, repeat, wait) gets its reply line and counts as a follow-up."""
@@ -117,16 +134,37 @@ async def replay_transcript(transcript: GoldTranscript, bank: Bank, brain: Brain
     follow_ups = stalls = 0
     for index, turn in enumerate(transcript.turns):
         if turn.question != block_question or turn.asked is None:
-            block_question, prior, on_question, probed, hints, follow_ups, stalls = turn.question, None, [], [], [], 0, 0
+            block_question, prior, on_question, probed, hints, follow_ups, stalls = (
+                turn.question,
+                None,
+                [],
+                [],
+                [],
+                0,
+                0,
+            )
         question = bank[turn.question]
         started = time.perf_counter()
         action, heard = read_reply(CandidateAction.answer, turn.answer, question)
-        reply = Turn(question=question.id, kind="follow_up" if on_question else "ask", asked=turn.asked or "",
-                     target=probed[-1] if probed else None, action=action, answer=turn.answer, heard=heard)
+        reply = Turn(
+            question=question.id,
+            kind="follow_up" if on_question else "ask",
+            asked=turn.asked or "",
+            target=probed[-1] if probed else None,
+            action=action,
+            answer=turn.answer,
+            heard=heard,
+        )
         if heard in REPEATED:
-            assessment = prior or await judge_reply(brain, question, reply.model_copy(update={"action": CandidateAction.skip}), None, [])
-            decision = Decision(action="follow_up", target=reply.target, why="answered the candidate's request", heard=heard)
-            text = respond(heard.value, question, lang, follow_ups, turn.asked or question.prompt.get(lang), turn.answer)
+            assessment = prior or await judge_reply(
+                brain, question, reply.model_copy(update={"action": CandidateAction.skip}), None, []
+            )
+            decision = Decision(
+                action="follow_up", target=reply.target, why="answered the candidate's request", heard=heard
+            )
+            text = respond(
+                heard.value, question, lang, follow_ups, turn.asked or question.prompt.get(lang), turn.answer
+            )
         else:
             assessment = await judge_reply(brain, question, reply, prior, on_question)
             gained = assessment.depth > (prior.depth if prior else 0) or bool(assessment.new)
@@ -143,18 +181,34 @@ async def replay_transcript(transcript: GoldTranscript, bank: Bank, brain: Brain
                     hints.append(decision.target or "")
         follow_ups += 1
         latency = (time.perf_counter() - started) * 1000
-        results.append(TurnResult(
-            transcript=transcript.id, index=index, question=question.id, split=transcript.split,
-            language=language_of(turn.answer), section=question.section.value, trap=turn.trap,
-            category=getattr(transcript, "category", None),
-            gold_depth=turn.gold.depth, depth=assessment.depth, gold_next=turn.gold.next, next=decision.action,
-            follow_up=text, probe_any=turn.gold.probe_any, latency_ms=latency, flags=[f.value for f in assessment.flags],
-            brain=assessment.brain, fallback_reason=assessment.fallback_reason, tokens_in=assessment.tokens_in,
-            tokens_out=assessment.tokens_out, cost_usd=assessment.cost_usd,
-            evidence=[e.model_dump() for e in assessment.covered if e.key_point in assessment.new],
-            near_misses=[e.model_dump() for e in assessment.near_misses],
-            misconceptions=[f"{m.misconception}: {m.quote[:120]}" for m in assessment.misconceptions],
-        ))
+        results.append(
+            TurnResult(
+                transcript=transcript.id,
+                index=index,
+                question=question.id,
+                split=transcript.split,
+                language=language_of(turn.answer),
+                section=question.section.value,
+                trap=turn.trap,
+                category=getattr(transcript, "category", None),
+                gold_depth=turn.gold.depth,
+                depth=assessment.depth,
+                gold_next=turn.gold.next,
+                next=decision.action,
+                follow_up=text,
+                probe_any=turn.gold.probe_any,
+                latency_ms=latency,
+                flags=[f.value for f in assessment.flags],
+                brain=assessment.brain,
+                fallback_reason=assessment.fallback_reason,
+                tokens_in=assessment.tokens_in,
+                tokens_out=assessment.tokens_out,
+                cost_usd=assessment.cost_usd,
+                evidence=[e.model_dump() for e in assessment.covered if e.key_point in assessment.new],
+                near_misses=[e.model_dump() for e in assessment.near_misses],
+                misconceptions=[f"{m.misconception}: {m.quote[:120]}" for m in assessment.misconceptions],
+            )
+        )
         prior = assessment
     return results
 
@@ -175,8 +229,12 @@ def baseline_similarity(answers: list[str], model_answers: list[str]) -> np.ndar
     return (np.asarray(embed(answers)) * np.asarray(embed(model_answers))).sum(axis=1)
 
 
-def _summary(results: list[TurnResult], depth: Callable[[TurnResult], int], next_of: Callable[[TurnResult], str],
-             probe_of: Callable[[TurnResult], bool | None]) -> dict[str, Any]:
+def _summary(
+    results: list[TurnResult],
+    depth: Callable[[TurnResult], int],
+    next_of: Callable[[TurnResult], str],
+    probe_of: Callable[[TurnResult], bool | None],
+) -> dict[str, Any]:
     gold = [r.gold_depth for r in results]
     pred = [depth(r) for r in results]
     labelled_next = [r for r in results if r.gold_next]
@@ -193,8 +251,10 @@ def _summary(results: list[TurnResult], depth: Callable[[TurnResult], int], next
 
 def misjudged(results: list[TurnResult]) -> dict[str, float | None]:
     """How often the depth lands above gold (over-scored) and below it (under-scored)."""
-    return {"over_scored": _share([r.depth > r.gold_depth for r in results]),
-            "under_scored": _share([r.depth < r.gold_depth for r in results])}
+    return {
+        "over_scored": _share([r.depth > r.gold_depth for r in results]),
+        "under_scored": _share([r.depth < r.gold_depth for r in results]),
+    }
 
 
 def _with_depth(result: TurnResult, depth: int) -> TurnResult:
@@ -249,9 +309,9 @@ def evaluate(transcripts: list[GoldTranscript], bank: Bank, brain: Brain, retrie
     started = time.perf_counter()
 
     async def run_all() -> list[list[TurnResult]]:
-        return await asyncio.gather(*(
-            replay_transcript(t, bank, brain, retriever, "zh" if t.language == "zh" else "en") for t in transcripts
-        ))
+        return await asyncio.gather(
+            *(replay_transcript(t, bank, brain, retriever, "zh" if t.language == "zh" else "en") for t in transcripts)
+        )
 
     results = [r for batch in asyncio.run(run_all()) for r in batch]
     turns = [turn for t in transcripts for turn in t.turns]
@@ -263,14 +323,23 @@ def evaluate(transcripts: list[GoldTranscript], bank: Bank, brain: Brain, retrie
         "ceiling": rater_ceiling(transcripts),
         "confusion": confusion([r.gold_depth for r in results], [r.depth for r in results]),
         "latency_ms": {"p50": _r(percentile(latencies, 0.5)), "p95": _r(percentile(latencies, 0.95))},
-        "splits": {name: {**brain_summary(rs), "baseline": baseline_summary(rs, bank),
-                          "ceiling": rater_ceiling([t for t in transcripts if t.split == name])}
-                   for name, rs in _by(results, lambda r: r.split).items()},
+        "splits": {
+            name: {
+                **brain_summary(rs),
+                "baseline": baseline_summary(rs, bank),
+                "ceiling": rater_ceiling([t for t in transcripts if t.split == name]),
+            }
+            for name, rs in _by(results, lambda r: r.split).items()
+        },
         "by_language": grouped(results, lambda r: r.language),
         "by_section": grouped(results, lambda r: r.section),
         "by_trap": grouped(results, lambda r: r.trap),
-        "by_category": {name: {**summary, **misjudged(rs)} for name, rs in _by(results, lambda r: r.category or "").items()
-                        if name for summary in [brain_summary(rs)]},
+        "by_category": {
+            name: {**summary, **misjudged(rs)}
+            for name, rs in _by(results, lambda r: r.category or "").items()
+            if name
+            for summary in [brain_summary(rs)]
+        },
         "transcripts": len(transcripts),
         "brain": brain.name,
         "model_use": model_use(results) if brain.name == "llm" else None,

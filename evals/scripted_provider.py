@@ -19,8 +19,13 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-DEFAULT_VERDICT = {"key_points": [], "misconceptions": [], "flags": [], "depth": 0,
-                   "rationale": "Nothing in the answer matches the rubric yet."}
+DEFAULT_VERDICT = {
+    "key_points": [],
+    "misconceptions": [],
+    "flags": [],
+    "depth": 0,
+    "rationale": "Nothing in the answer matches the rubric yet.",
+}
 DEFAULT_FOLLOW_UP = "Could you walk me through how that works step by step?"
 
 
@@ -112,8 +117,11 @@ def _handler_for(server: LLMServer) -> type[BaseHTTPRequestHandler]:
             reply = server.next_reply(streamed, body)
             time.sleep(reply.delay_s)
             if reply.status != 200:
-                self._send_json(reply.status, {"error": {"message": reply.error, "type": "scripted",
-                                                         "code": str(reply.status)}}, reply.headers)
+                self._send_json(
+                    reply.status,
+                    {"error": {"message": reply.error, "type": "scripted", "code": str(reply.status)}},
+                    reply.headers,
+                )
             elif streamed:
                 self._stream(body, reply)
             else:
@@ -166,23 +174,29 @@ def _pieces(content: str) -> list[str]:
 
 
 def _usage(reply: Reply) -> dict[str, int]:
-    return {"prompt_tokens": reply.prompt_tokens, "completion_tokens": reply.completion_tokens,
-            "total_tokens": reply.prompt_tokens + reply.completion_tokens}
+    return {
+        "prompt_tokens": reply.prompt_tokens,
+        "completion_tokens": reply.completion_tokens,
+        "total_tokens": reply.prompt_tokens + reply.completion_tokens,
+    }
 
 
 def _completion(body: dict[str, Any], reply: Reply) -> dict[str, Any]:
     return {
-        "id": "chatcmpl-scripted", "object": "chat.completion", "created": int(time.time()),
+        "id": "chatcmpl-scripted",
+        "object": "chat.completion",
+        "created": int(time.time()),
         "model": body.get("model", "test"),
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": reply.content},
-                     "finish_reason": "stop"}],
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": reply.content}, "finish_reason": "stop"}],
         "usage": _usage(reply),
     }
 
 
 def _chunk(body: dict[str, Any], delta: dict[str, str], finish: str | None) -> dict[str, Any]:
     return {
-        "id": "chatcmpl-scripted", "object": "chat.completion.chunk", "created": int(time.time()),
+        "id": "chatcmpl-scripted",
+        "object": "chat.completion.chunk",
+        "created": int(time.time()),
         "model": body.get("model", "test"),
         "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
     }

@@ -45,14 +45,28 @@ class Suite:
     notes: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"suite": self.name, "tried": self.tried, "survived": self.survived,
-                self.failure_label: self.failures, "notes": self.notes}
+        return {
+            "suite": self.name,
+            "tried": self.tried,
+            "survived": self.survived,
+            self.failure_label: self.failures,
+            "notes": self.notes,
+        }
 
 
 # -- bad input -------------------------------------------------------------------------------------
 
-ALPHABETS = ["abcdefghij klmnop", "的是不了人我在有他这中大来上", "αβγδε ∑∫√", "\x00\x1b[31m\x07\r\t\u202e\ufeff",
-             "🙂🚀👩‍💻", "PPO clip ratio min 1-ε GRPO KL", "\n\n", "ß äöü ñ", "\ud7ff\ue000"]
+ALPHABETS = [
+    "abcdefghij klmnop",
+    "的是不了人我在有他这中大来上",
+    "αβγδε ∑∫√",
+    "\x00\x1b[31m\x07\r\t\u202e\ufeff",
+    "🙂🚀👩‍💻",
+    "PPO clip ratio min 1-ε GRPO KL",
+    "\n\n",
+    "ß äöü ñ",
+    "\ud7ff\ue000",
+]
 
 
 def random_answer(rng: random.Random) -> str:
@@ -135,8 +149,16 @@ def _malformed_files() -> list[tuple[str, Callable[[], str | None]]]:
 
     return [
         ("bank: YAML syntax error", lambda: in_temp("b.yaml", b"id: algo-07\nprompt: [unclosed\n", bank_file)),
-        ("bank: mistyped field", lambda: in_temp("b.yaml", b"id: algo-07\nsection: algorithm\ndifficulty: high\n", bank_file)),
-        ("gold: depth out of range", lambda: in_temp("g.yaml", b"id: g\nturns:\n- question: algo-07\n  answer: x\n  gold: {depth: 9}\n", gold_file)),
+        (
+            "bank: mistyped field",
+            lambda: in_temp("b.yaml", b"id: algo-07\nsection: algorithm\ndifficulty: high\n", bank_file),
+        ),
+        (
+            "gold: depth out of range",
+            lambda: in_temp(
+                "g.yaml", b"id: g\nturns:\n- question: algo-07\n  answer: x\n  gold: {depth: 9}\n", gold_file
+            ),
+        ),
         ("gold: not YAML", lambda: in_temp("g.yaml", b"id: [\n", gold_file)),
         ("settings: bad TOML", lambda: in_temp("s.toml", b"[interview\nquestions = 3\n", settings_file)),
         ("settings: unknown field", lambda: in_temp("s.toml", b"[interview]\nquestionz = 3\n", settings_file)),
@@ -147,6 +169,7 @@ def _malformed_files() -> list[tuple[str, Callable[[], str | None]]]:
 
 
 # -- adversarial -----------------------------------------------------------------------------------
+
 
 def adversarial_answers() -> list[dict[str, Any]]:
     return yaml.safe_load(ADVERSARIAL.read_text(encoding="utf-8"))
@@ -168,13 +191,15 @@ def adversarial_suite(bank: Bank) -> Suite:
 
 # -- the LLM brain against a scripted provider ------------------------------------------------------
 
+
 def _llm_settings(url: str):
     from pydantic import SecretStr
 
     from knowledge.settings import LLMSettings
 
-    return LLMSettings(model="openai/selftest", api_base=url, api_key=SecretStr("sk-selftest"),
-                       timeout_s=2.0, retries=0)
+    return LLMSettings(
+        model="openai/selftest", api_base=url, api_key=SecretStr("sk-selftest"), timeout_s=2.0, retries=0
+    )
 
 
 async def _session_with_fault(bank: Bank, provider, fault: str) -> str | None:
@@ -195,7 +220,10 @@ async def _session_with_fault(bank: Bank, provider, fault: str) -> str | None:
         "429": ([sp.failure(429)], []),
         "500": ([sp.failure(500)], []),
         "invalid JSON": ([sp.text("this is not JSON"), sp.text("{still not json")], []),
-        "cut stream": ([sp.verdict(depth=0)], [sp.text("Tell me more about the ratio and the clipping range", cut_after=2)]),
+        "cut stream": (
+            [sp.verdict(depth=0)],
+            [sp.text("Tell me more about the ratio and the clipping range", cut_after=2)],
+        ),
         "provider down": ([], []),
     }[fault]
     provider.script(assess=script[0], follow_up=script[1])
@@ -204,15 +232,23 @@ async def _session_with_fault(bank: Bank, provider, fault: str) -> str | None:
     graph = builder.compile(checkpointer=InMemorySaver(serde=checkpoint_serde()))
     context = InterviewContext(bank=bank, brain=LLMBrain(_llm_settings(provider.url)), retriever=NotesRetriever())
     config = {"configurable": {"thread_id": f"selftest-{fault}"}}
-    answers = ["PPO clips the probability ratio so that one update cannot move the policy too far.",
-               "It takes the minimum of the clipped and unclipped terms, which makes the objective pessimistic."]
-    payload: Any = {"session_id": f"selftest-{fault}", "request": PlanRequest(ids=["algo-07"]), "lang": "en",
-                    "max_follow_ups": 3}
+    answers = [
+        "PPO clips the probability ratio so that one update cannot move the policy too far.",
+        "It takes the minimum of the clipped and unclipped terms, which makes the objective pessimistic.",
+    ]
+    payload: Any = {
+        "session_id": f"selftest-{fault}",
+        "request": PlanRequest(ids=["algo-07"]),
+        "lang": "en",
+        "max_follow_ups": 3,
+    }
     for answer in [*answers, None]:
         await graph.ainvoke(payload, config, context=context)
         if not (await graph.aget_state(config)).interrupts:
             break
-        payload = Command(resume={"action": "skip", "text": ""} if answer is None else {"action": "answer", "text": answer})
+        payload = Command(
+            resume={"action": "skip", "text": ""} if answer is None else {"action": "answer", "text": answer}
+        )
     turns = (await graph.aget_state(config)).values["turns"]
     kept = [t.answer for t in turns if t.action.value == "answer"]
     if kept != answers:
@@ -236,8 +272,14 @@ async def _obeying_model(bank: Bank, provider) -> Suite:
         question = bank[item["question"]]
         quote = item["answer"].strip().splitlines()[0][:120]
         provider.assess_replies.clear()  # a reply an earlier answer did not use must not leak into this one
-        provider.script(assess=[sp.verdict(depth=4, key_points=[
-            {"id": kp.id, "status": "covered", "quote": quote} for kp in question.key_points])])
+        provider.script(
+            assess=[
+                sp.verdict(
+                    depth=4,
+                    key_points=[{"id": kp.id, "status": "covered", "quote": quote} for kp in question.key_points],
+                )
+            ]
+        )
         suite.tried += 1
         assessment = await brain.assess(question, item["answer"], None)
         if assessment.depth > item["max_depth"]:
@@ -292,11 +334,22 @@ ANSWERS = [
 
 
 def _cli(home: Path, *args: str, **kwargs: Any) -> subprocess.Popen:
-    env = {**os.environ, "RL_INTERVIEW_HOME": str(home), "RL_INTERVIEW_CONFIG": str(home / "none.toml"),
-           "RL_INTERVIEW_KNOWLEDGE__EMBEDDING": "hash"}
-    return subprocess.Popen([sys.executable, "-c", "from tui.cli import main; main()", *args], env=env,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            text=True, encoding="utf-8", **kwargs)
+    env = {
+        **os.environ,
+        "RL_INTERVIEW_HOME": str(home),
+        "RL_INTERVIEW_CONFIG": str(home / "none.toml"),
+        "RL_INTERVIEW_KNOWLEDGE__EMBEDDING": "hash",
+    }
+    return subprocess.Popen(
+        [sys.executable, "-c", "from tui.cli import main; main()", *args],
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        encoding="utf-8",
+        **kwargs,
+    )
 
 
 def _until_waiting(process: subprocess.Popen) -> bool:
@@ -346,9 +399,13 @@ def crash_suite(kill_points: int = 3) -> Suite:
                 waiting = _until_waiting(resumed)
             resumed.stdin.close()
             resumed.wait(timeout=60)
-            report = subprocess.run([sys.executable, "-c", "from tui.cli import main; main()", "report", "--format", "json"],
-                                    env={**os.environ, "RL_INTERVIEW_HOME": str(home), "RL_INTERVIEW_CONFIG": str(home / "none.toml")},
-                                    capture_output=True, text=True, encoding="utf-8")
+            report = subprocess.run(
+                [sys.executable, "-c", "from tui.cli import main; main()", "report", "--format", "json"],
+                env={**os.environ, "RL_INTERVIEW_HOME": str(home), "RL_INTERVIEW_CONFIG": str(home / "none.toml")},
+                capture_output=True,
+                text=True,
+                encoding="utf-8",
+            )
             kept = [t["answer"] for t in json.loads(report.stdout)["transcript"] if t["action"] == "answer"]
             # every acknowledged answer must be there, once; the one in flight when the process died
             # may or may not have reached the inbox (the candidate saw no reply), but never twice.
@@ -363,10 +420,15 @@ def crash_suite(kill_points: int = 3) -> Suite:
 
 # -- the command ------------------------------------------------------------------------------------
 
+
 def run_selftest(bank: Bank, *, log: Callable[[str], None] = print) -> list[Suite]:
     suites = []
-    for name, run in (("provider faults", lambda: provider_suites(bank)), ("crash and resume", lambda: [crash_suite()]),
-                      ("bad input", lambda: [bad_input_suite(bank)]), ("adversarial", lambda: [adversarial_suite(bank)])):
+    for name, run in (
+        ("provider faults", lambda: provider_suites(bank)),
+        ("crash and resume", lambda: [crash_suite()]),
+        ("bad input", lambda: [bad_input_suite(bank)]),
+        ("adversarial", lambda: [adversarial_suite(bank)]),
+    ):
         log(f"running {name} ...")
         suites.extend(run())
     return suites
@@ -377,4 +439,4 @@ def render(suites: list[Suite]) -> str:
     for s in suites:
         lines.append(f"| {s.name} | {s.tried} | {s.survived} | {s.failure_label}: {s.failures} |")
     notes = [f"- {s.name}: {n}" for s in suites for n in s.notes[:5]]
-    return "\n".join(lines + ([""] + notes if notes else []))
+    return "\n".join(lines + (["", *notes] if notes else []))

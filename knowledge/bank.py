@@ -42,8 +42,13 @@ class Bank(Mapping[str, Question]):
     """The questions by id, in bank order (algo-01..algo-19, then infra-01..infra-16, each section
     followed by the user's own questions in it)."""
 
-    def __init__(self, questions: list[Question], *, notes: Mapping[str, list[Path]] | None = None,
-                 problems: Sequence[BankProblem] = ()):
+    def __init__(
+        self,
+        questions: list[Question],
+        *,
+        notes: Mapping[str, list[Path]] | None = None,
+        problems: Sequence[BankProblem] = (),
+    ):
         self._by_id = {q.id: q for q in sorted(questions, key=_order)}
         self.notes = dict(notes or {})
         """The note files of the user's questions, by question id (ours are in NOTES_DIR)."""
@@ -64,8 +69,10 @@ class Bank(Mapping[str, Question]):
 
     def worded(self, wordings: Mapping[str, int]) -> Bank:
         """The bank as a session asks it: each question's prompt is the wording chosen for it."""
-        questions = [q.model_copy(update={"prompt": q.wording(wordings[q.id])}) if wordings.get(q.id) else q
-                     for q in self.questions()]
+        questions = [
+            q.model_copy(update={"prompt": q.wording(wordings[q.id])}) if wordings.get(q.id) else q
+            for q in self.questions()
+        ]
         return Bank(questions, notes=self.notes, problems=self.problems)
 
     def note_text(self, question_id: str) -> str:
@@ -110,7 +117,7 @@ def _parse_file(path: Path) -> tuple[BankEntry | None, list[BankProblem]]:
     except UnicodeDecodeError as exc:
         return None, [BankProblem(path, f"not UTF-8 text ({exc.reason} at byte {exc.start})")]
     try:
-        data = yaml.load(text, Loader=LineLoader)  # noqa: S506 - LineLoader is a SafeLoader
+        data = yaml.load(text, Loader=LineLoader)  # LineLoader is a SafeLoader subclass
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
@@ -150,9 +157,15 @@ def validate_bank(path: Path | None = None, extra: Sequence[Path] = ()) -> tuple
 
     entries, problems = bank_entries(path)
     yours, your_problems = user_entries(extra, entries)
-    dropped = [BankProblem(entry.path, f"field wordings.{index - 1}.{lang}: does not ask part {part!r} "
-                                       f"({entry.question.part(part).get(lang)})", entry.line("wordings", index - 1, lang))
-               for entry in [*entries, *yours] for index, lang, part in dropped_parts(entry.question)]
+    dropped = [
+        BankProblem(
+            entry.path,
+            f"field wordings.{index - 1}.{lang}: does not ask part {part!r} ({entry.question.part(part).get(lang)})",
+            entry.line("wordings", index - 1, lang),
+        )
+        for entry in [*entries, *yours]
+        for index, lang, part in dropped_parts(entry.question)
+    ]
     return Bank([e.question for e in [*entries, *yours]], notes=_notes_of(yours)), [*problems, *your_problems, *dropped]
 
 
@@ -173,10 +186,18 @@ def user_entries(folders: Iterable[Path], ours: Sequence[BankEntry] = ()) -> tup
             qid = entry.question.id
             if not USER_QUESTION_ID.match(qid):
                 clash = f" (ours: {taken[qid]})" if qid in taken else ""
-                problems.append(BankProblem(entry.path, f"field id: {qid!r} is in our id space{clash}; the ids of "
-                                                        "your questions are my-<name>, e.g. my-reward-hacking", entry.line("id")))
+                problems.append(
+                    BankProblem(
+                        entry.path,
+                        f"field id: {qid!r} is in our id space{clash}; the ids of "
+                        "your questions are my-<name>, e.g. my-reward-hacking",
+                        entry.line("id"),
+                    )
+                )
             elif qid in taken:
-                problems.append(BankProblem(entry.path, f"field id: duplicated id {qid!r} (also in {taken[qid]})", entry.line("id")))
+                problems.append(
+                    BankProblem(entry.path, f"field id: duplicated id {qid!r} (also in {taken[qid]})", entry.line("id"))
+                )
             elif note_problems := _note_problems(entry):
                 problems.extend(note_problems)
             else:
@@ -203,8 +224,13 @@ def _note_problems(entry: BankEntry) -> list[BankProblem]:
             continue
         named = QUESTION_LINE.search(path.read_text(encoding="utf-8", errors="replace"))
         if not named or named.group(1) != entry.question.id:
-            problems.append(BankProblem(entry.path, f"field notes.{i}: {path.name} must name its question on a line "
-                                                    f"`Question: {entry.question.id}`", line))
+            problems.append(
+                BankProblem(
+                    entry.path,
+                    f"field notes.{i}: {path.name} must name its question on a line `Question: {entry.question.id}`",
+                    line,
+                )
+            )
     return problems
 
 
@@ -227,7 +253,9 @@ def bank_entries(path: Path | None = None, *, empty_ok: bool = False) -> tuple[l
         if entry is None:
             continue
         if entry.question.id in seen:
-            problems.append(BankProblem(file, f"duplicated id {entry.question.id!r} (also in {seen[entry.question.id]})"))
+            problems.append(
+                BankProblem(file, f"duplicated id {entry.question.id!r} (also in {seen[entry.question.id]})")
+            )
             continue
         seen[entry.question.id] = file
         entries.append(entry)

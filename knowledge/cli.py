@@ -12,10 +12,10 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from knowledge.terminal import clean_for_display, terminal_safe_json
 from knowledge.bank import load_bank, validate_bank
 from knowledge.models import Section
 from knowledge.settings import load_settings
+from knowledge.terminal import clean_for_display, terminal_safe_json
 
 EXIT_SKIPPED = 3
 """Exit code of a command that finished but left something out (a bad file, a bad entry)."""
@@ -45,8 +45,14 @@ def bank_list(as_json: Annotated[bool, typer.Option("--json", help="Print JSON."
     bank = _bank()
     if as_json:
         rows = [
-            {"id": q.id, "section": q.section.value, "topics": q.topics, "difficulty": q.difficulty,
-             "prompt": {"en": q.prompt.en, "zh": q.prompt.zh}, "yours": q.yours}
+            {
+                "id": q.id,
+                "section": q.section.value,
+                "topics": q.topics,
+                "difficulty": q.difficulty,
+                "prompt": {"en": q.prompt.en, "zh": q.prompt.zh},
+                "yours": q.yours,
+            }
             for q in bank.questions()
         ]
         sys.stdout.write(terminal_safe_json(json.dumps(rows, ensure_ascii=False, indent=2)) + "\n")
@@ -61,7 +67,9 @@ def bank_list(as_json: Annotated[bool, typer.Option("--json", help="Print JSON."
 def bank_show(
     question_id: str,
     lang: Annotated[str, typer.Option(help="en or zh")] = "en",
-    sources: Annotated[bool, typer.Option("--sources", help="Also print the sources of each key point, misconception and figure.")] = False,
+    sources: Annotated[
+        bool, typer.Option("--sources", help="Also print the sources of each key point, misconception and figure.")
+    ] = False,
 ) -> None:
     """Show one question with its rubric, probes and model answer."""
     bank = _bank()
@@ -107,7 +115,11 @@ def _print_sources(sources) -> None:
 
 
 @bank_app.command("validate")
-def bank_validate(path: Annotated[Path | None, typer.Argument(help="A bank folder or file (default: the shipped bank and your bank_paths).")] = None) -> None:
+def bank_validate(
+    path: Annotated[
+        Path | None, typer.Argument(help="A bank folder or file (default: the shipped bank and your bank_paths).")
+    ] = None,
+) -> None:
     """Check bank files; every problem is printed with its file, line and field."""
     bank, problems = validate_bank(path, () if path else _settings_or_fail().bank_paths)
     for problem in problems:
@@ -123,15 +135,18 @@ def bank_new(
     question_id: Annotated[str, typer.Argument(help="The id: my-<words>, e.g. my-reward-hacking.")],
     section: Annotated[Section, typer.Option("--section", help="algorithm or infrastructure.")],
     topic: Annotated[str | None, typer.Option("--topic", help="Its first topic (one of ours).")] = None,
-    folder: Annotated[Path | None, typer.Option("--dir", help="Where to write (default: the first of your bank_paths).")] = None,
+    folder: Annotated[
+        Path | None, typer.Option("--dir", help="Where to write (default: the first of your bank_paths).")
+    ] = None,
 ) -> None:
     """Write a commented template of a question of your own, with every field, and its note."""
     from knowledge.template import TemplateError, write_template
 
     folder = folder or next(iter(_settings_or_fail().bank_paths), None)
     if folder is None:
-        raise fail("no folder for your questions: pass --dir, or set bank_paths in the settings "
-                   "(or RL_INTERVIEW_BANK_PATHS)")
+        raise fail(
+            "no folder for your questions: pass --dir, or set bank_paths in the settings (or RL_INTERVIEW_BANK_PATHS)"
+        )
     try:
         written = write_template(folder, question_id, section, topic)
     except TemplateError as exc:
@@ -158,7 +173,9 @@ def _store():
 
 @kb_app.command("build")
 def kb_build(
-    source: Annotated[list[Path] | None, typer.Option("--source", help="Extra file or folder to index (repeatable).")] = None,
+    source: Annotated[
+        list[Path] | None, typer.Option("--source", help="Extra file or folder to index (repeatable).")
+    ] = None,
     rebuild: Annotated[bool, typer.Option("--rebuild", help="Start from an empty store.")] = False,
 ) -> None:
     """Chunk, embed and index our reference notes plus any --source documents (incremental)."""
@@ -171,7 +188,11 @@ def kb_build(
 
             with Progress(console=err, transient=True) as bar:
                 task = bar.add_task("embedding", total=None)
-                report = store.build(source or [], rebuild=rebuild, progress=lambda done, total: bar.update(task, completed=done, total=total))
+                report = store.build(
+                    source or [],
+                    rebuild=rebuild,
+                    progress=lambda done, total: bar.update(task, completed=done, total=total),
+                )
         else:
             report = store.build(source or [], rebuild=rebuild)
     except StoreError as exc:
@@ -218,10 +239,14 @@ def kb_search(
     except StoreError as exc:
         raise fail(str(exc)) from None
     if as_json:
-        sys.stdout.write(terminal_safe_json(json.dumps([h.as_dict() for h in hits], ensure_ascii=False, indent=2)) + "\n")
+        sys.stdout.write(
+            terminal_safe_json(json.dumps([h.as_dict() for h in hits], ensure_ascii=False, indent=2)) + "\n"
+        )
         return
     for rank, hit in enumerate(hits, 1):
-        where = escape(clean_for_display(f"{hit.source} › {hit.heading}"))  # a document's heading is neither markup nor escapes
+        where = escape(
+            clean_for_display(f"{hit.source} › {hit.heading}")
+        )  # a document's heading is neither markup nor escapes
         out.print(f"[bold]{rank}. {hit.question_id or '-'}[/]  {where}  ({hit.score:.3f})")
         out.print("   " + clean_for_display(hit.text[:300]).replace("\n", " "), markup=False)
 
@@ -229,7 +254,9 @@ def kb_search(
 @kb_app.command("eval")
 def kb_eval(
     backends: Annotated[list[str] | None, typer.Option("--backend", help="Only these candidates (repeatable).")] = None,
-    source: Annotated[list[Path] | None, typer.Option("--source", help="Extra documents indexed as distractors.")] = None,
+    source: Annotated[
+        list[Path] | None, typer.Option("--source", help="Extra documents indexed as distractors.")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Measure every candidate retrieval backend on the labelled query set, side by side."""

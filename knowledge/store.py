@@ -208,9 +208,16 @@ class KnowledgeStore:
     def sources(self, extra: Iterable[Path] = ()) -> list[Path]:
         """Our notes, the notes of the user's questions (beside them in each bank folder), the
         configured sources, then `extra`."""
-        return [*default_sources(), *user_note_files(self.settings.bank_paths), *self.settings.knowledge.sources, *extra]
+        return [
+            *default_sources(),
+            *user_note_files(self.settings.bank_paths),
+            *self.settings.knowledge.sources,
+            *extra,
+        ]
 
-    def build(self, extra_sources: Iterable[Path] = (), *, rebuild: bool = False, progress: Progress | None = None) -> BuildReport:
+    def build(
+        self, extra_sources: Iterable[Path] = (), *, rebuild: bool = False, progress: Progress | None = None
+    ) -> BuildReport:
         started = time.perf_counter()
         report = BuildReport()
         files, report.skipped = discover(self.sources(extra_sources))
@@ -240,8 +247,13 @@ class KnowledgeStore:
                 texts.append(chunk.text)
                 embed_inputs.append(chunk.embed_text)
                 metadatas.append(
-                    {"source": doc.key, "sha256": doc.sha256, "heading": chunk.heading,
-                     "question_id": doc.question_id or "", "chunk": chunk.index}
+                    {
+                        "source": doc.key,
+                        "sha256": doc.sha256,
+                        "heading": chunk.heading,
+                        "question_id": doc.question_id or "",
+                        "chunk": chunk.index,
+                    }
                 )
         vectors = self._embed_all(embed_inputs, progress)
 
@@ -250,12 +262,21 @@ class KnowledgeStore:
                 collection.delete(where={"source": key})
             for start in range(0, len(ids), 256):
                 end = start + 256
-                collection.add(ids=ids[start:end], documents=texts[start:end], metadatas=metadatas[start:end],
-                               embeddings=vectors[start:end])
+                collection.add(
+                    ids=ids[start:end],
+                    documents=texts[start:end],
+                    metadatas=metadatas[start:end],
+                    embeddings=vectors[start:end],
+                )
             kept = {k: v for k, v in (collection.metadata or {}).items() if not k.startswith("hnsw:")}
             self._generation = uuid.uuid4().hex
-            collection.modify(metadata={**kept, "built_at": datetime.now(UTC).isoformat(timespec="seconds"),
-                                        "generation": self._generation})
+            collection.modify(
+                metadata={
+                    **kept,
+                    "built_at": datetime.now(UTC).isoformat(timespec="seconds"),
+                    "generation": self._generation,
+                }
+            )
         report.embedded_files = [doc.key for doc in changed]
         report.removed_files = removed
         report.chunks_embedded = len(ids)
@@ -322,7 +343,9 @@ class KnowledgeStore:
     def _hit(self, chunk_id: str, text: str, meta: dict[str, Any], score: float) -> Hit:
         return Hit(chunk_id, meta.get("question_id") or None, meta["source"], meta.get("heading", ""), text, score)
 
-    def search(self, query: str, k: int = 5, *, question_id: str | None = None, mode: SearchMode = "hybrid") -> list[Hit]:
+    def search(
+        self, query: str, k: int = 5, *, question_id: str | None = None, mode: SearchMode = "hybrid"
+    ) -> list[Hit]:
         """Chunks for a free-text query, best first; `question_id` limits them to that question's notes."""
         if not query.strip():
             return self.for_question(question_id, k) if question_id else []
@@ -340,14 +363,25 @@ class KnowledgeStore:
         if corpus.vectors is not None:
             q = np.asarray(self.embedding.embed_query([opening(query, DENSE_QUERY_TOKENS)]), dtype=np.float32)[0]
             similarity = corpus.vectors @ (q / max(float(np.linalg.norm(q)), 1e-12))
-            keep = [i for i in np.argsort(-similarity)
-                    if not question_id or corpus.metadatas[i].get("question_id") == question_id][:k]
+            keep = [
+                i
+                for i in np.argsort(-similarity)
+                if not question_id or corpus.metadatas[i].get("question_id") == question_id
+            ][:k]
             return [self._hit(corpus.ids[i], corpus.texts[i], corpus.metadatas[i], float(similarity[i])) for i in keep]
         where = {"question_id": question_id} if question_id else None
-        got = self.collection().query(query_texts=[opening(query, DENSE_QUERY_TOKENS)], n_results=k, where=where,
-                                      include=["documents", "metadatas", "distances"])
-        return [self._hit(i, t, m, 1.0 - d) for i, t, m, d in
-                zip(got["ids"][0], got["documents"][0], got["metadatas"][0], got["distances"][0], strict=True)]
+        got = self.collection().query(
+            query_texts=[opening(query, DENSE_QUERY_TOKENS)],
+            n_results=k,
+            where=where,
+            include=["documents", "metadatas", "distances"],
+        )
+        return [
+            self._hit(i, t, m, 1.0 - d)
+            for i, t, m, d in zip(
+                got["ids"][0], got["documents"][0], got["metadatas"][0], got["distances"][0], strict=True
+            )
+        ]
 
     def _lexical_hits(self, query: str, k: int, question_id: str | None) -> list[Hit]:
         from knowledge.lexical import LexicalIndex
@@ -371,7 +405,10 @@ class KnowledgeStore:
         """The chunks of one question's reference note, in reading order."""
         with self._locked(exclusive=False):
             got = self.collection().get(where={"question_id": question_id}, include=["documents", "metadatas"])
-        rows = sorted(zip(got["ids"], got["documents"], got["metadatas"], strict=True), key=lambda r: (r[2]["source"], r[2].get("chunk", 0)))
+        rows = sorted(
+            zip(got["ids"], got["documents"], got["metadatas"], strict=True),
+            key=lambda r: (r[2]["source"], r[2].get("chunk", 0)),
+        )
         return [self._hit(i, t, m, 1.0) for i, t, m in rows[:k]]
 
 

@@ -170,8 +170,10 @@ How it works, why, and where it fails.
 
 def check_id(question_id: str) -> None:
     if not USER_QUESTION_ID.match(question_id):
-        raise TemplateError(f"{question_id!r} is not an id of your own: use my-<words> (lowercase letters, digits and "
-                            "hyphens), e.g. my-reward-hacking; algo-NN and infra-NN are ours")
+        raise TemplateError(
+            f"{question_id!r} is not an id of your own: use my-<words> (lowercase letters, digits and "
+            "hyphens), e.g. my-reward-hacking; algo-NN and infra-NN are ours"
+        )
 
 
 def write_template(folder: Path, question_id: str, section: Section, topic: str | None = None) -> list[Path]:
@@ -186,7 +188,8 @@ def write_template(folder: Path, question_id: str, section: Section, topic: str 
         raise TemplateError(f"{existing[0]} already exists; nothing was written")
     folder.mkdir(parents=True, exist_ok=True)
     topics = ", ".join(sorted(TOPICS))
-    question.write_text(QUESTION_TEMPLATE.format(id=question_id, section=section.value, topic=topic, topics=topics),
-                        encoding="utf-8")
+    question.write_text(
+        QUESTION_TEMPLATE.format(id=question_id, section=section.value, topic=topic, topics=topics), encoding="utf-8"
+    )
     note.write_text(NOTE_TEMPLATE.format(id=question_id), encoding="utf-8")
     return [question, note]

@@ -20,14 +20,35 @@ HAN = re.compile(r"[\u4e00-\u9fff]+")
 EN_FILLER = frozenset(
     "a about all an and any are as at be being by can could do does done for from how if in into is it its "
     "of on or other really should than that the their them then there these they this those to use used "
-    "using what when where whether which who why will with without would you your".split())
-ZH_FILLER = ("为什么", "什么", "如何", "怎么", "怎样", "哪些", "哪里", "是否", "真的", "其他", "一个", "这个", "之间",
-             "这么", "可以", "有何", "区别", "不同")
+    "using what when where whether which who why will with without would you your".split()
+)
+ZH_FILLER = (
+    "为什么",
+    "什么",
+    "如何",
+    "怎么",
+    "怎样",
+    "哪些",
+    "哪里",
+    "是否",
+    "真的",
+    "其他",
+    "一个",
+    "这个",
+    "之间",
+    "这么",
+    "可以",
+    "有何",
+    "区别",
+    "不同",
+)
 ASKS = [
     # each: words that mark a kind of ask; a part whose label has one is kept by any of them
     ("why reason reasons reasoning justify rationale pick choose", "为什么 为何 理由 原因 依据 凭什么 选哪个 挑"),
-    ("mitigate mitigation remedy remedies fix deal do_about avoid reduce prevent address solve",
-     "缓解 应对 处理 解决 办法 手段 避免 减少 修复"),
+    (
+        "mitigate mitigation remedy remedies fix deal do_about avoid reduce prevent address solve",
+        "缓解 应对 处理 解决 办法 手段 避免 减少 修复",
+    ),
     ("evidence support supports show proof", "证据 依据 支撑 表明 证明"),
     ("applications application applied apply used practice settings", "应用 用在 场景 实际 实践"),
     ("remove removed removing without drop dropped", "去掉 拿掉 去除 不用 没有 不做"),
@@ -47,7 +68,7 @@ def _han_words(text: str) -> set[str]:
         for filler in ZH_FILLER:
             run = run.replace(filler, " ")
         for piece in run.split():
-            words |= {piece[i:i + 2] for i in range(len(piece) - 1)}
+            words |= {piece[i : i + 2] for i in range(len(piece) - 1)}
     return words
 
 
@@ -89,8 +110,10 @@ def keeps_part(question: Question, part_id: str, wording: Bilingual, lang: str) 
 
 def dropped_parts(question: Question) -> list[tuple[int, str, str]]:
     """(wording number, language, part id) for every part a wording does not keep."""
-    return [(index, lang, part.id)
-            for index, wording in enumerate(question.wordings, 1)
-            for lang in ("en", "zh")
-            for part in question.parts
-            if not keeps_part(question, part.id, wording, lang)]
+    return [
+        (index, lang, part.id)
+        for index, wording in enumerate(question.wordings, 1)
+        for lang in ("en", "zh")
+        for part in question.parts
+        if not keeps_part(question, part.id, wording, lang)
+    ]

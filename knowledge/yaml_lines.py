@@ -23,16 +23,12 @@ _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 class LineLoader(_SafeLoader):
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> LineDict:
         mapping = LineDict(super().construct_mapping(node, deep=True))
-        mapping.key_lines = {
-            self.construct_object(key, deep=True): key.start_mark.line + 1 for key, _ in node.value
-        }
+        mapping.key_lines = {self.construct_object(key, deep=True): key.start_mark.line + 1 for key, _ in node.value}
         mapping.line = node.start_mark.line + 1
         return mapping
 
 
-LineLoader.add_constructor(
-    yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, LineLoader.construct_mapping
-)
+LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, LineLoader.construct_mapping)
 
 
 def line_of(data: Any, loc: Sequence[str | int]) -> int | None:

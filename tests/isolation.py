@@ -27,13 +27,18 @@ def isolate(monkeypatch: pytest.MonkeyPatch, home: Path, config: Path) -> None:
         monkeypatch.setenv(name, value)
 
 
-def child_env(home: Path, config: Path | None = None, *, base: dict[str, str] | None = None,
-              **extra: str) -> dict[str, str]:
+def child_env(
+    home: Path, config: Path | None = None, *, base: dict[str, str] | None = None, **extra: str
+) -> dict[str, str]:
     """The environment for a child process: `base` (os.environ) without RL_INTERVIEW_*, then the
     test settings, UTF-8 output and `extra`."""
     source = os.environ if base is None else base
     env = {k: v for k, v in source.items() if not k.startswith("RL_INTERVIEW_")}
-    env.update(RL_INTERVIEW_HOME=str(home), RL_INTERVIEW_CONFIG=str(config or home / "none.toml"),
-               PYTHONIOENCODING="utf-8", **TEST_SETTINGS)
+    env.update(
+        RL_INTERVIEW_HOME=str(home),
+        RL_INTERVIEW_CONFIG=str(config or home / "none.toml"),
+        PYTHONIOENCODING="utf-8",
+        **TEST_SETTINGS,
+    )
     env.update(extra)
     return env

@@ -17,8 +17,9 @@ def write_user_question(folder: Path, question_id: str, like: str = "algo-07", n
     text = re.sub(r"(?ms)^notes:\n(  - .*\n)+|^notes: \[.*\]\n", f"notes: [{question_id}]\n", text, count=1)
     path = folder / f"{question_id}.yaml"
     path.write_text(text, encoding="utf-8")
-    (folder / f"{question_id}.md").write_text(f"# Notes on {question_id}\n\nQuestion: {question_id}\n\n{note}\n",
-                                              encoding="utf-8")
+    (folder / f"{question_id}.md").write_text(
+        f"# Notes on {question_id}\n\nQuestion: {question_id}\n\n{note}\n", encoding="utf-8"
+    )
     return path
 
 

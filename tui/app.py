@@ -119,16 +119,22 @@ class InterviewApp(App[None]):
         else:
             self._on_ready.append(callback)
 
-    def start_interview(self, request: PlanRequest | None = None, lang: str | None = None,
-                        max_follow_ups: int | None = None, gaps: dict[str, list[str]] | None = None) -> None:
+    def start_interview(
+        self,
+        request: PlanRequest | None = None,
+        lang: str | None = None,
+        max_follow_ups: int | None = None,
+        gaps: dict[str, list[str]] | None = None,
+    ) -> None:
         from tui.screens.interview import InterviewScreen
 
         def start() -> None:
             recent = [] if (request or self.request).ids else self.services.index.recent_questions()
             plan = (request or self.request).model_copy(update={"recent": recent})
             session = self.services.interview(self.session_ids() if self.session_ids else None)
-            self.push_screen(InterviewScreen(session, start=(plan, lang or self.lang), max_follow_ups=max_follow_ups,
-                                             gaps=gaps))
+            self.push_screen(
+                InterviewScreen(session, start=(plan, lang or self.lang), max_follow_ups=max_follow_ups, gaps=gaps)
+            )
 
         self.when_ready(start)
 
@@ -145,8 +151,9 @@ class InterviewApp(App[None]):
                 target = row.id
             else:
                 target = session_id
-            self.push_screen(InterviewScreen(self.services.interview(target), start=None, take_over=take_over,
-                                             unsent=unsent))
+            self.push_screen(
+                InterviewScreen(self.services.interview(target), start=None, take_over=take_over, unsent=unsent)
+            )
 
         self.when_ready(resume)
 
@@ -171,10 +178,20 @@ class InterviewApp(App[None]):
     def get_system_commands(self, screen: Screen) -> Any:
         yield from super().get_system_commands(screen)
         for binding in getattr(screen, "PALETTE", []):
-            yield SystemCommand(binding.description, binding.tooltip or binding.description,
-                                lambda action=binding.action: screen.run_action(action))
+            yield SystemCommand(
+                binding.description,
+                binding.tooltip or binding.description,
+                lambda action=binding.action: screen.run_action(action),
+            )
 
 
-def run_tui(settings: Settings, *, request: PlanRequest, lang: str | None, resume: str | None,
-            drill: Any = None, start_now: bool = False) -> None:
+def run_tui(
+    settings: Settings,
+    *,
+    request: PlanRequest,
+    lang: str | None,
+    resume: str | None,
+    drill: Any = None,
+    start_now: bool = False,
+) -> None:
     InterviewApp(settings, request=request, lang=lang, resume=resume, drill=drill, start_now=start_now).run()

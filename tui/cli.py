@@ -61,16 +61,30 @@ def root(ctx: typer.Context) -> None:
 def interview(
     plain: Annotated[bool, typer.Option("--plain", help="Plain text in the terminal or a pipe, no TUI.")] = False,
     jsonl: Annotated[bool, typer.Option("--jsonl", help="With --plain: one JSON event per line.")] = False,
-    resume: Annotated[str | None, typer.Option("--resume", help="Continue the latest (or the named) unfinished session.")] = None,
-    take_over: Annotated[bool, typer.Option("--take-over", help="With --resume: drive the session here even if "
-                                            "another process has it open (that one stops at its next answer).")] = False,
-    questions: Annotated[int | None, typer.Option("--questions", min=1, max=35, help="How many questions (default 6).")] = None,
+    resume: Annotated[
+        str | None, typer.Option("--resume", help="Continue the latest (or the named) unfinished session.")
+    ] = None,
+    take_over: Annotated[
+        bool,
+        typer.Option(
+            "--take-over",
+            help="With --resume: drive the session here even if "
+            "another process has it open (that one stops at its next answer).",
+        ),
+    ] = False,
+    questions: Annotated[
+        int | None, typer.Option("--questions", min=1, max=35, help="How many questions (default 6).")
+    ] = None,
     section: Annotated[Literal["algorithm", "infrastructure", "both"], typer.Option("--section")] = "both",
-    question: Annotated[list[str] | None, typer.Option("--question", help="Ask this question (repeatable, in order).")] = None,
+    question: Annotated[
+        list[str] | None, typer.Option("--question", help="Ask this question (repeatable, in order).")
+    ] = None,
     topic: Annotated[str | None, typer.Option("--topic", help="Only questions on this topic.")] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Make the question plan reproducible.")] = None,
     lang: Annotated[Literal["en", "zh"] | None, typer.Option("--lang", help="Language of the interviewer.")] = None,
-    verbatim: Annotated[bool, typer.Option("--verbatim", help="Ask each question in its seed wording, never another.")] = False,
+    verbatim: Annotated[
+        bool, typer.Option("--verbatim", help="Ask each question in its seed wording, never another.")
+    ] = False,
     model: ModelOption = None,
     api_base: ApiBaseOption = None,
     max_cost: MaxCostOption = None,
@@ -79,8 +93,14 @@ def interview(
     from agent.planning import PlanRequest
 
     settings = interview_settings(model, api_base, max_cost)
-    request = PlanRequest(questions=questions or settings.interview.questions, section=section,
-                          ids=question or [], topic=topic, seed=seed, verbatim=verbatim)
+    request = PlanRequest(
+        questions=questions or settings.interview.questions,
+        section=section,
+        ids=question or [],
+        topic=topic,
+        seed=seed,
+        verbatim=verbatim,
+    )
     if not plain:
         from tui.app import run_tui
 
@@ -88,8 +108,9 @@ def interview(
         explicit = bool(question) or questions is not None or topic is not None or section != "both"
         run_tui(settings, request=request, lang=lang, resume=resume, start_now=explicit)
         return
-    status = _run(_plain_session(settings, request, lang or settings.interview.lang, resume, jsonl,
-                                 take_over=take_over))
+    status = _run(
+        _plain_session(settings, request, lang or settings.interview.lang, resume, jsonl, take_over=take_over)
+    )
     raise typer.Exit(0 if status in ("finished", "ended", "paused") else 1)
 
 
@@ -104,8 +125,9 @@ def _run(coroutine):
         raise fail(str(exc)) from None
 
 
-async def _plain_session(settings: Settings, request, lang: str, resume: str | None, jsonl: bool,
-                         drill=None, take_over: bool = False) -> str:
+async def _plain_session(
+    settings: Settings, request, lang: str, resume: str | None, jsonl: bool, drill=None, take_over: bool = False
+) -> str:
     """A plain session: resumed, a drill (`drill`: agent.drill.DrillOptions), or a new interview."""
     from agent.app import open_services
     from agent.plain import LineReader, Renderer, drive
@@ -119,8 +141,10 @@ async def _plain_session(settings: Settings, request, lang: str, resume: str | N
             # A named session that is over (perhaps only just settled, after a kill) says so: session_done.
             row = services.index.latest_unfinished() if resume == LATEST else services.index.get(resume)
             if row is None:
-                raise fail(f"no {'unfinished session' if resume == LATEST else 'session ' + resume} to resume; "
-                           "see: rl-interview sessions")
+                raise fail(
+                    f"no {'unfinished session' if resume == LATEST else 'session ' + resume} to resume; "
+                    "see: rl-interview sessions"
+                )
             session = services.interview(row.id)
             first = session.resume(take_over)
         elif drill is not None:
@@ -158,8 +182,9 @@ def drill(
     if not plain:
         from tui.app import run_tui
 
-        run_tui(settings, request=PlanRequest(questions=settings.interview.questions), lang=lang, resume=None,
-                drill=options)
+        run_tui(
+            settings, request=PlanRequest(questions=settings.interview.questions), lang=lang, resume=None, drill=options
+        )
         return
     status = _run(_plain_session(settings, None, lang or settings.interview.lang, None, jsonl, drill=options))
     raise typer.Exit(0 if status in ("finished", "ended", "paused") else 1)
@@ -177,8 +202,12 @@ def progress(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     try:
         history = Profile(profile_path(settings)).history()
         bank = load_bank(extra=settings.bank_paths)
-        built = progress_report(history, bank, system_clock(),
-                                NotesRetriever(settings.knowledge.chunk_tokens, user_note_files(settings.bank_paths)))
+        built = progress_report(
+            history,
+            bank,
+            system_clock(),
+            NotesRetriever(settings.knowledge.chunk_tokens, user_note_files(settings.bank_paths)),
+        )
     except ProfileError as exc:
         raise fail(str(exc)) from None
     if as_json:
@@ -205,8 +234,10 @@ def profile_reset(yes: Annotated[bool, typer.Option("--yes", help="Do not ask fi
         profile = Profile(profile_path(settings))
         history = profile.history()
         if not yes and not typer.confirm(
-                f"Erase your profile ({len(history.attempts)} answered question(s) in {len(history.sessions())} "
-                "session(s), and every card's schedule)? Past sessions will not feed it again", default=False):
+            f"Erase your profile ({len(history.attempts)} answered question(s) in {len(history.sessions())} "
+            "session(s), and every card's schedule)? Past sessions will not feed it again",
+            default=False,
+        ):
             typer.echo("Nothing erased.")
             raise typer.Exit(1)
         profile.reset([row.id for row in SessionIndex(settings.sessions_db).list()])
@@ -284,15 +315,23 @@ async def _report_text(settings: Settings, session_id: str | None, fmt: str) -> 
             raise fail(f"no session {session_id or ''} found; see: rl-interview sessions")
         state = await services.interview(row.id).state()
         built = build_report(state, services.bank)
-        return terminal_safe_json(built.model_dump_json(indent=2)) + "\n" if fmt == "json" else to_markdown(built, services.bank, row.lang)
+        return (
+            terminal_safe_json(built.model_dump_json(indent=2)) + "\n"
+            if fmt == "json"
+            else to_markdown(built, services.bank, row.lang)
+        )
 
 
 @bank_app.command("draft")
 def bank_draft(
     question_id: Annotated[str, typer.Argument(help="The id: my-<words>.")],
-    note: Annotated[Path, typer.Option("--from", exists=True, dir_okay=False, help="The reference note to draft from.")],
+    note: Annotated[
+        Path, typer.Option("--from", exists=True, dir_okay=False, help="The reference note to draft from.")
+    ],
     section: Annotated[str, typer.Option("--section", help="algorithm or infrastructure.")] = "algorithm",
-    folder: Annotated[Path | None, typer.Option("--dir", help="Where to write (default: the first of your bank_paths).")] = None,
+    folder: Annotated[
+        Path | None, typer.Option("--dir", help="Where to write (default: the first of your bank_paths).")
+    ] = None,
     model: ModelOption = None,
     api_base: ApiBaseOption = None,
 ) -> None:
@@ -317,7 +356,9 @@ def bank_draft(
 
 @app.command()
 def serve(
-    host: Annotated[str, typer.Option("--host", help="Address to listen on (default: this machine only).")] = "127.0.0.1",
+    host: Annotated[
+        str, typer.Option("--host", help="Address to listen on (default: this machine only).")
+    ] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=1, max=65535)] = 8000,
 ) -> None:
     """Serve the app in a browser (textual-serve); a non-loopback address exposes your sessions."""

@@ -6,15 +6,63 @@ from __future__ import annotations
 import re
 
 SYMBOLS = {
-    r"\alpha": "α", r"\beta": "β", r"\gamma": "γ", r"\delta": "δ", r"\epsilon": "ε", r"\varepsilon": "ε",
-    r"\eta": "η", r"\theta": "θ", r"\lambda": "λ", r"\mu": "μ", r"\pi": "π", r"\rho": "ρ", r"\sigma": "σ",
-    r"\tau": "τ", r"\phi": "φ", r"\psi": "ψ", r"\omega": "ω", r"\Delta": "Δ", r"\Sigma": "Σ", r"\Pi": "Π",
-    r"\nabla": "∇", r"\sum": "Σ", r"\prod": "∏", r"\int": "∫", r"\infty": "∞", r"\partial": "∂",
-    r"\cdot": "·", r"\times": "×", r"\leq": "≤", r"\le": "≤", r"\geq": "≥", r"\ge": "≥", r"\neq": "≠",
-    r"\approx": "≈", r"\sim": "∼", r"\propto": "∝", r"\to": "→", r"\rightarrow": "→", r"\leftarrow": "←",
-    r"\Rightarrow": "⇒", r"\in": "∈", r"\mid": "|", r"\|": "‖", r"\pm": "±", r"\log": "log", r"\exp": "exp",
-    r"\min": "min", r"\max": "max", r"\arg": "arg", r"\mathbb{E}": "𝔼", r"\E": "𝔼", r"\left": "", r"\right": "",
-    r"\,": " ", r"\;": " ", r"\quad": "  ", r"\!": "",
+    r"\alpha": "α",
+    r"\beta": "β",
+    r"\gamma": "γ",
+    r"\delta": "δ",
+    r"\epsilon": "ε",
+    r"\varepsilon": "ε",
+    r"\eta": "η",
+    r"\theta": "θ",
+    r"\lambda": "λ",
+    r"\mu": "μ",
+    r"\pi": "π",
+    r"\rho": "ρ",
+    r"\sigma": "σ",
+    r"\tau": "τ",
+    r"\phi": "φ",
+    r"\psi": "ψ",
+    r"\omega": "ω",
+    r"\Delta": "Δ",
+    r"\Sigma": "Σ",
+    r"\Pi": "Π",
+    r"\nabla": "∇",
+    r"\sum": "Σ",
+    r"\prod": "∏",
+    r"\int": "∫",
+    r"\infty": "∞",
+    r"\partial": "∂",
+    r"\cdot": "·",
+    r"\times": "×",
+    r"\leq": "≤",
+    r"\le": "≤",
+    r"\geq": "≥",
+    r"\ge": "≥",
+    r"\neq": "≠",
+    r"\approx": "≈",
+    r"\sim": "∼",
+    r"\propto": "∝",
+    r"\to": "→",
+    r"\rightarrow": "→",
+    r"\leftarrow": "←",
+    r"\Rightarrow": "⇒",
+    r"\in": "∈",
+    r"\mid": "|",
+    r"\|": "‖",
+    r"\pm": "±",
+    r"\log": "log",
+    r"\exp": "exp",
+    r"\min": "min",
+    r"\max": "max",
+    r"\arg": "arg",
+    r"\mathbb{E}": "𝔼",
+    r"\E": "𝔼",
+    r"\left": "",
+    r"\right": "",
+    r"\,": " ",
+    r"\;": " ",
+    r"\quad": "  ",
+    r"\!": "",
 }
 SUPERSCRIPT = str.maketrans("0123456789+-=()nikTt", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵏᵀᵗ")
 SUBSCRIPT = str.maketrans("0123456789+-=()aeiojkrtvx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑᵢₒⱼₖᵣₜᵥₓ")
@@ -29,8 +77,11 @@ def _script(body: str, table: dict[int, str], marker: str) -> str:
 
 
 def _convert(expr: str) -> str:
-    expr = re.sub(r"\\text\{([^}]*)\}|\\mathrm\{([^}]*)\}|\\operatorname\{([^}]*)\}",
-                  lambda m: next(g for g in m.groups() if g is not None), expr)
+    expr = re.sub(
+        r"\\text\{([^}]*)\}|\\mathrm\{([^}]*)\}|\\operatorname\{([^}]*)\}",
+        lambda m: next(g for g in m.groups() if g is not None),
+        expr,
+    )
     expr = re.sub(r"\\hat\{?([A-Za-z])\}?", lambda m: m.group(1) + "\u0302", expr)
     expr = re.sub(r"\\bar\{?([A-Za-z])\}?", lambda m: m.group(1) + "\u0304", expr)
     for name in sorted(SYMBOLS, key=len, reverse=True):

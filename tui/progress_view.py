@@ -52,17 +52,24 @@ def progress_text(report: ProgressReport, width: int = WIDTH) -> str:
         f"Progress at {report.now[:16].replace('T', ' ')} UTC: {len(report.sessions)} session(s), "
         f"{report.attempts} question(s) answered",
         f"Cards due today: {report.due_today} · within 7 days: {report.due_this_week}",
-        "", "Mastery by topic (weakest first)",
+        "",
+        "Mastery by topic (weakest first)",
     ]
     for topic in report.topics:
-        lines.append(f"  {topic.topic:<18} {bar(topic.mastery)} {topic.mastery * 100:>3.0f}%  "
-                     f"({topic.questions} question{'s' if topic.questions != 1 else ''})")
+        lines.append(
+            f"  {topic.topic:<18} {bar(topic.mastery)} {topic.mastery * 100:>3.0f}%  "
+            f"({topic.questions} question{'s' if topic.questions != 1 else ''})"
+        )
     lines += ["", trend_chart(report.trend, width), ""]
     if report.next:
         lines.append("Work on next")
         for i, point in enumerate(report.next, 1):
             head = f"{i}. {point.question} / {point.key_point} (level {point.level}): {point.statement}"
             lines += textwrap.wrap(head, width, initial_indent="  ", subsequent_indent="     ")
-            lines += textwrap.wrap("read: " + ("; ".join(point.read) or "the model answer"), width,
-                                   initial_indent="     ", subsequent_indent="       ")
+            lines += textwrap.wrap(
+                "read: " + ("; ".join(point.read) or "the model answer"),
+                width,
+                initial_indent="     ",
+                subsequent_indent="       ",
+            )
     return "\n".join(lines) + "\n"

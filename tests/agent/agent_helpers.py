@@ -80,8 +80,9 @@ def cli_env(home: Path, **extra: str) -> dict[str, str]:
 
 
 def run_cli(home: Path, *args: str, stdin: bytes = b"", timeout: float = 60) -> subprocess.CompletedProcess:
-    return subprocess.run([*rl_interview(), *args], input=stdin, capture_output=True, timeout=timeout,
-                          env=cli_env(home))
+    return subprocess.run(
+        [*rl_interview(), *args], input=stdin, capture_output=True, timeout=timeout, env=cli_env(home)
+    )
 
 
 def reply_bytes(text: str) -> bytes:
@@ -112,8 +113,9 @@ def cached_bank():
 class GraphDriver:
     """The interviewer graph compiled with an in-memory checkpointer, driven reply by reply."""
 
-    def __init__(self, bank, retriever, plan: list[str], *, lang: str = "en", max_follow_ups: int = 3,
-                 thread: str = "t"):
+    def __init__(
+        self, bank, retriever, plan: list[str], *, lang: str = "en", max_follow_ups: int = 3, thread: str = "t"
+    ):
         from langgraph.checkpoint.memory import InMemorySaver
         from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
@@ -127,14 +129,20 @@ class GraphDriver:
         self.graph = builder.compile(checkpointer=saver)
         self.context = InterviewContext(bank, OfflineBrain(), retriever)
         self.config = {"configurable": {"thread_id": thread}}
-        self.input = {"session_id": thread, "request": PlanRequest(ids=list(plan)), "plan": list(plan),
-                      "lang": lang, "max_follow_ups": max_follow_ups}
+        self.input = {
+            "session_id": thread,
+            "request": PlanRequest(ids=list(plan)),
+            "plan": list(plan),
+            "lang": lang,
+            "max_follow_ups": max_follow_ups,
+        }
         self.events: list[dict[str, Any]] = []
         """Custom events (assessment, question_done, session_done) in order."""
 
     async def _run(self, payload) -> None:
-        async for mode, chunk in self.graph.astream(payload, self.config, context=self.context,
-                                                    stream_mode=["custom", "updates"]):
+        async for mode, chunk in self.graph.astream(
+            payload, self.config, context=self.context, stream_mode=["custom", "updates"]
+        ):
             if mode == "custom" and chunk.get("type") != "token":
                 self.events.append(chunk)
 

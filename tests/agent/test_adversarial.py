@@ -10,7 +10,9 @@ from agent.scoring import RubricScorer
 from agent.state import Flag
 from knowledge.bank import load_bank
 
-ANSWERS = yaml.safe_load((Path(__file__).parents[2] / "evals" / "adversarial" / "answers.yaml").read_text(encoding="utf-8"))
+ANSWERS = yaml.safe_load(
+    (Path(__file__).parents[2] / "evals" / "adversarial" / "answers.yaml").read_text(encoding="utf-8")
+)
 BANK = load_bank()
 
 

@@ -18,8 +18,19 @@ NOTE = "# Reward hacking\n\n## What it is\n\nThe policy exploits flaws in the re
 def drafted(bank) -> dict:
     """A well-formed draft: algo-10's rubric, as a model would return it."""
     q = bank["algo-10"].model_dump(mode="json")
-    return {k: q[k] for k in ("topics", "difficulty", "prompt", "parts", "key_points", "misconceptions",
-                              "expert_probes", "model_answer")}
+    return {
+        k: q[k]
+        for k in (
+            "topics",
+            "difficulty",
+            "prompt",
+            "parts",
+            "key_points",
+            "misconceptions",
+            "expert_probes",
+            "model_answer",
+        )
+    }
 
 
 @pytest.fixture
@@ -34,8 +45,23 @@ def draft(tmp_path, server, *extra):
 
     note = tmp_path / "note.md"
     note.write_text(NOTE, encoding="utf-8")
-    return CliRunner().invoke(app, ["bank", "draft", "my-hacking", "--from", str(note), "--dir", str(tmp_path / "mine"),
-                                    "--model", "openai/scripted", "--api-base", server.url, *extra])
+    return CliRunner().invoke(
+        app,
+        [
+            "bank",
+            "draft",
+            "my-hacking",
+            "--from",
+            str(note),
+            "--dir",
+            str(tmp_path / "mine"),
+            "--model",
+            "openai/scripted",
+            "--api-base",
+            server.url,
+            *extra,
+        ],
+    )
 
 
 def test_a_valid_draft_is_written_for_review_and_not_loaded(tmp_path, server, bank, monkeypatch):

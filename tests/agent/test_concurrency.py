@@ -72,7 +72,8 @@ def test_a_knowledge_build_while_a_session_reads_the_store(tmp_path):
     (docs / "zanzibar.md").write_text(
         "Question: algo-07\n\n# Zanzibar notes on the clipped ratio\n\n"
         "The zanzibar quokka rule: the clipped probability ratio keeps each zanzibar update inside a band.\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     first = run_cli(tmp_path, "kb", "build", "--source", str(docs))
     assert first.returncode == 0, first.stderr.decode()
 
@@ -85,9 +86,14 @@ def test_a_knowledge_build_while_a_session_reads_the_store(tmp_path):
         written.append(text)
         (docs / "tasmania.md").write_text(
             "# Tasmania notes\n\nThe tasmania wombat trick shards the experts across devices so tokens travel.\n",
-            encoding="utf-8")
-        build = subprocess.Popen([*rl_interview(), "kb", "build", "--source", str(docs)], stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, env=cli_env(tmp_path))
+            encoding="utf-8",
+        )
+        build = subprocess.Popen(
+            [*rl_interview(), "kb", "build", "--source", str(docs)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=cli_env(tmp_path),
+        )
         during = 0
         while build.poll() is None and answer(session, written, turns=1):  # the session goes on meanwhile
             during += 1

@@ -63,8 +63,13 @@ class Live:
     def __init__(self, home: Path, args: list[str], name: str):
         self.stderr_path = home / f"{name}.stderr"
         with open(self.stderr_path, "wb") as stderr:
-            self.proc = subprocess.Popen([*rl_interview(), *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=stderr, env=cli_env(home))
+            self.proc = subprocess.Popen(
+                [*rl_interview(), *args],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=stderr,
+                env=cli_env(home),
+            )
         self.lines: queue.Queue[bytes | None] = queue.Queue()
         self.events: list[dict] = []
         self.ended = False
@@ -153,7 +158,7 @@ def _session_with_kills(root: Path, kills: tuple[int, ...], delays: tuple[float,
     home = root / ("kill-after-" + "-".join(map(str, kills)))
     home.mkdir()
     out = Outcome(kills, delays)
-    start = ["interview", "--plain", "--jsonl", *sum((["--question", q] for q in PLAN), [])]
+    start = ["interview", "--plain", "--jsonl", *[arg for q in PLAN for arg in ("--question", q)]]
     for phase in range(len(kills) + 1):
         kill_at = kills[phase] if phase < len(kills) else None
         args = start if phase == 0 else ["interview", "--plain", "--jsonl", "--resume", out.session_id]
@@ -191,8 +196,10 @@ def _session_with_kills(root: Path, kills: tuple[int, ...], delays: tuple[float,
             code = live.finish()
             assert code == 0, live.stderr()
             done = any(e["type"] == "session_done" for e in live.events)
-            assert done, (f"{' '.join(args)} (phase {phase}, {len(out.written)} answers written) exited {code} "
-                          f"without finishing the session; it printed {[e['type'] for e in live.events]}")
+            assert done, (
+                f"{' '.join(args)} (phase {phase}, {len(out.written)} answers written) exited {code} "
+                f"without finishing the session; it printed {[e['type'] for e in live.events]}"
+            )
             assert kill_at is None, f"the session ended before the kill point {kill_at}"
         assert "Traceback" not in live.stderr()
         if not out.session_id:
@@ -278,7 +285,7 @@ def test_the_lines_of_an_unfinished_answer_survive_a_sigkill_and_are_offered_on_
         if resumed.proc.poll() is None:
             resumed.proc.kill()
     report = json.loads(run_cli(tmp_path, "report", session_id, "--format", "json").stdout)
-    assert [t["answer"] for t in report["transcript"] if t["action"] == "answer"][0] == whole
+    assert next(t["answer"] for t in report["transcript"] if t["action"] == "answer") == whole
 
 
 def test_a_person_types_on_to_continue_the_draft():

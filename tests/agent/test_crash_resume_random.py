@@ -97,11 +97,15 @@ def session_killed_at(root: Path, kills: tuple[int | str, ...] = (), delays: tup
             args = START if phase == 0 else ["interview", "--plain", "--jsonl", "--resume", out.session_id]
             live = Live(home, args, f"phase-{phase}")
             started.append(live)
-            told = drive(live, out, kills[phase] if phase < len(kills) else None, delays[phase] if phase < len(kills) else 0)
+            told = drive(
+                live, out, kills[phase] if phase < len(kills) else None, delays[phase] if phase < len(kills) else 0
+            )
             assert "Traceback" not in live.stderr(), live.stderr()
             [row] = SessionIndex(home / "sessions.sqlite").list()
             out.session_id = row.id
-            assert row.status == "finished" or not told, f"phase {phase} said session_done, but the session is {row.status}"
+            assert row.status == "finished" or not told, (
+                f"phase {phase} said session_done, but the session is {row.status}"
+            )
             if row.status == "finished":
                 break
         else:
@@ -151,7 +155,9 @@ def check(out: Outcome) -> None:
     assert [s["question"] for s in summaries] == PLAN, f"{where}: not one summary per planned question"
     for summary in summaries:
         last = [turn["depth"] for turn in transcript if turn["question"] == summary["question"]][-1]
-        assert summary["depth"] == last, f"{where}: {summary['question']} summed up at {summary['depth']}, last assessed {last}"
+        assert summary["depth"] == last, (
+            f"{where}: {summary['question']} summed up at {summary['depth']}, last assessed {last}"
+        )
     [row] = out.rows
     assert (row["id"], row["status"], row["questions"]) == (out.session_id, "finished", PLAN), where
     assert row["average_depth"] == pytest.approx(sum(s["depth"] for s in summaries) / len(summaries)), where

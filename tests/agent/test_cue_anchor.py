@@ -15,7 +15,9 @@ def bank():
 
 
 def bank_cues(bank) -> set[str]:
-    return {c for q in bank.values() for group in (*q.key_points, *q.misconceptions) for c in group.cues.all() if c.strip()}
+    return {
+        c for q in bank.values() for group in (*q.key_points, *q.misconceptions) for c in group.cues.all() if c.strip()
+    }
 
 
 def accepted_variants(cue: str) -> list[str]:
@@ -42,7 +44,9 @@ def test_every_match_of_every_bank_cue_contains_its_anchor(bank):
 def test_the_pre_check_never_changes_an_assessment(bank, monkeypatch):
     transcripts, _ = load_gold([], set(bank))
     turns = [turn for t in transcripts for turn in t.turns]
-    answers = [(turn.question, turn.answer) for i, turn in enumerate(turns) if i % 3 == 0 or turn.trap == "misconception"]
+    answers = [
+        (turn.question, turn.answer) for i, turn in enumerate(turns) if i % 3 == 0 or turn.trap == "misconception"
+    ]
     scorer = RubricScorer()
     with_check = [scorer.assess(bank[q], a, None) for q, a in answers]
     monkeypatch.setattr(agent.text, "cue_anchor", lambda cue: "")  # "" is in every text: nothing is skipped

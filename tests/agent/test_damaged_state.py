@@ -75,6 +75,8 @@ def test_damaged_checkpoints_still_list_sessions_and_name_the_file_on_resume(use
     listed = run_cli(home, "sessions")
     assert listed.returncode == 0, listed.stderr.decode()
     assert session_id(used_home) in listed.stdout.decode()
-    assert_one_line_naming(run_cli(home, "interview", "--plain", "--resume", stdin=b"/quit\n"), path, "move the file aside")
+    assert_one_line_naming(
+        run_cli(home, "interview", "--plain", "--resume", stdin=b"/quit\n"), path, "move the file aside"
+    )
     assert_one_line_naming(run_cli(home, "report", "--format", "json"), path, "move the file aside")
     assert path.read_bytes() == damaged, "the damaged checkpoints were rewritten"

@@ -19,8 +19,17 @@ NOW = datetime(2026, 12, 1, tzinfo=UTC)
 
 
 def attempt(question: str, at: datetime, depth: int, shown=(), session="s1") -> Attempt:
-    return Attempt(session_id=session, question=question, position=0, at=at, opener=None, depth=depth,
-                   shown={kp: f"I said {kp}." for kp in shown}, misconceptions={}, skipped=False)
+    return Attempt(
+        session_id=session,
+        question=question,
+        position=0,
+        at=at,
+        opener=None,
+        depth=depth,
+        shown={kp: f"I said {kp}." for kp in shown},
+        misconceptions={},
+        skipped=False,
+    )
 
 
 @pytest.fixture
@@ -30,13 +39,16 @@ def history(tmp_path, bank):
     profile = Profile(tmp_path / "profile.sqlite")
     everything = [kp.id for kp in bank["infra-01"].key_points]
     level_1 = [kp.id for kp in bank["algo-02"].key_points if kp.level == 1]
-    profile.record([
-        attempt("algo-08", NOW - timedelta(days=3), 0, session="a"),
-        attempt("algo-07", NOW - timedelta(days=1, hours=12), 0, session="b"),
-        attempt("algo-02", NOW, 3, level_1, session="c"),
-        attempt("algo-03", NOW, 2, session="c"),
-        attempt("infra-01", NOW, 4, everything, session="c"),
-    ], bank)
+    profile.record(
+        [
+            attempt("algo-08", NOW - timedelta(days=3), 0, session="a"),
+            attempt("algo-07", NOW - timedelta(days=1, hours=12), 0, session="b"),
+            attempt("algo-02", NOW, 3, level_1, session="c"),
+            attempt("algo-03", NOW, 2, session="c"),
+            attempt("infra-01", NOW, 4, everything, session="c"),
+        ],
+        bank,
+    )
     return profile.history()
 
 
@@ -82,7 +94,7 @@ def test_plan_drill_takes_count_and_topic(history, bank):
     on_kl = plan_drill(history, bank, NOW, DrillOptions(topic="kl", count=35))
     assert on_kl.items[0].question == "algo-08"
     assert all("kl" in bank[item.question].topics for item in on_kl.items)
-    with pytest.raises(PlanError, match="topics: .*ppo"):
+    with pytest.raises(PlanError, match=r"topics: .*ppo"):
         plan_drill(history, bank, NOW, DrillOptions(topic="cooking"))
 
 
@@ -132,8 +144,18 @@ async def test_a_drilled_question_opens_in_chinese(bank, notes_retriever):
 
 def test_previous_gap_follows_the_first_assessment_only(bank):
     gap = ["clip-the-ratio", "zero-gradient-cases"]
-    assessment = Event("assessment", {"question": "algo-07", "depth": 1, "covered": [], "missed": gap, "flags": [],
-                                      "brain": "offline", "fallback_reason": None})
+    assessment = Event(
+        "assessment",
+        {
+            "question": "algo-07",
+            "depth": 1,
+            "covered": [],
+            "missed": gap,
+            "flags": [],
+            "brain": "offline",
+            "fallback_reason": None,
+        },
+    )
     out = io.StringIO()
     renderer = DrillRenderer(out, True, bank, {"algo-07": gap})
     for event in (assessment, assessment, Event("question_done", {"question": "algo-07", "depth": 1})):

@@ -29,8 +29,13 @@ def strong_answer(question: Question) -> str:
 
 def converse(home: Path, now: str, args: list[str], answer: Callable[[dict], str], timeout: float = 90) -> list[dict]:
     """Run a plain JSONL session, replying to each interviewer event as it arrives."""
-    proc = subprocess.Popen([*rl_interview(), *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=cli_env(home, RL_INTERVIEW_NOW=now))
+    proc = subprocess.Popen(
+        [*rl_interview(), *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=cli_env(home, RL_INTERVIEW_NOW=now),
+    )
     watchdog = threading.Timer(timeout, proc.kill)
     watchdog.start()
     events = []
@@ -49,8 +54,9 @@ def converse(home: Path, now: str, args: list[str], answer: Callable[[dict], str
 
 
 def cli(home: Path, now: str, *args: str) -> subprocess.CompletedProcess:
-    done = subprocess.run([*rl_interview(), *args], capture_output=True, timeout=60,
-                          env=cli_env(home, RL_INTERVIEW_NOW=now))
+    done = subprocess.run(
+        [*rl_interview(), *args], capture_output=True, timeout=60, env=cli_env(home, RL_INTERVIEW_NOW=now)
+    )
     assert done.returncode == 0, done.stderr.decode()
     return done
 
@@ -63,16 +69,21 @@ def card(progress: dict, question: str) -> dict:
 def test_drill_opens_on_the_missed_key_point_and_moves_the_card_out(tmp_path, bank):
     home = tmp_path / "home"
     plan = [arg for qid in (*WEAK, *STRONG) for arg in ("--question", qid)]
-    first = converse(home, FIRST_DAY, ["interview", "--plain", "--jsonl", *plan],
-                     lambda e: "I don't know" if e["question"] in WEAK else strong_answer(bank[e["question"]]))
+    first = converse(
+        home,
+        FIRST_DAY,
+        ["interview", "--plain", "--jsonl", *plan],
+        lambda e: "I don't know" if e["question"] in WEAK else strong_answer(bank[e["question"]]),
+    )
     depths = {e["question"]: e["depth"] for e in first if e["type"] == "question_done"}
     assert depths == {"algo-07": 0, "algo-08": 0, "infra-01": 4, "infra-04": 4}
 
     before = json.loads(cli(home, DRILL_DAY, "progress", "--json").stdout)
     assert before["due_today"] == 2, "the two weak cards are due by the drill day; the strong ones are not"
 
-    drill = converse(home, DRILL_DAY, ["drill", "--plain", "--jsonl", "--count", "1"],
-                     lambda e: strong_answer(bank[e["question"]]))
+    drill = converse(
+        home, DRILL_DAY, ["drill", "--plain", "--jsonl", "--count", "1"], lambda e: strong_answer(bank[e["question"]])
+    )
     opening = drill[0]
     assert opening["type"] == "ask" and opening["question"] in WEAK
     question = bank[opening["question"]]
@@ -113,8 +124,12 @@ def test_drill_opens_on_the_missed_key_point_and_moves_the_card_out(tmp_path, ba
 
 
 def test_drill_with_an_unknown_topic_fails_with_the_topics(tmp_path):
-    done = subprocess.run([*rl_interview(), "drill", "--plain", "--jsonl", "--topic", "cooking"],
-                          capture_output=True, timeout=60, env=cli_env(tmp_path / "home"))
+    done = subprocess.run(
+        [*rl_interview(), "drill", "--plain", "--jsonl", "--topic", "cooking"],
+        capture_output=True,
+        timeout=60,
+        env=cli_env(tmp_path / "home"),
+    )
     assert done.returncode == 1
     assert "cooking" in done.stderr.decode() and "ppo" in done.stderr.decode()
     assert "Traceback" not in done.stderr.decode()
@@ -124,8 +139,9 @@ def test_drill_with_an_unknown_topic_fails_with_the_topics(tmp_path):
 def test_profile_reset_asks_first(tmp_path, bank):
     home = tmp_path / "home"
     converse(home, FIRST_DAY, ["interview", "--plain", "--jsonl", "--question", "algo-07"], lambda e: "I don't know")
-    refused = subprocess.run([*rl_interview(), "profile", "reset"], input=b"n\n", capture_output=True, timeout=60,
-                             env=cli_env(home))
+    refused = subprocess.run(
+        [*rl_interview(), "profile", "reset"], input=b"n\n", capture_output=True, timeout=60, env=cli_env(home)
+    )
     assert refused.returncode == 1 and b"Erase your profile (1 answered question" in refused.stdout
     assert json.loads(cli(home, FIRST_DAY, "progress", "--json").stdout)["attempts"] == 1
     cli(home, FIRST_DAY, "profile", "reset", "--yes")

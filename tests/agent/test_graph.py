@@ -85,8 +85,12 @@ async def test_the_answer_is_in_state_before_it_is_assessed(graph_driver):
     driver = graph_driver()
     await driver.start()
     answer = "The probability ratio matters because it keeps the update small."
-    stream = driver.graph.astream(Command(resume={"action": "answer", "text": answer}), driver.config,
-                                  context=driver.context, stream_mode="updates")
+    stream = driver.graph.astream(
+        Command(resume={"action": "answer", "text": answer}),
+        driver.config,
+        context=driver.context,
+        stream_mode="updates",
+    )
     first = await anext(stream)
     await stream.aclose()
     assert list(first) == ["ask"]
@@ -238,7 +242,8 @@ async def test_end_closes_the_question_and_ends_the_session(graph_driver, bank):
     assert [s.question for s in values["summaries"]] == ["algo-07"]
     assert values["summaries"][0].depth >= 2
     assert [e for e in driver.events if e["type"] == "session_done"] == [
-        {"type": "session_done", "session_id": "t", "status": "ended"}]
+        {"type": "session_done", "session_id": "t", "status": "ended"}
+    ]
     assert driver.snapshot.next == ()
 
 

@@ -4,14 +4,18 @@ asked, goes to the untouched parts of a question first, and never opens two line
 
 from __future__ import annotations
 
+import itertools
+
 from agent_helpers import explain
 
 from agent.state import CandidateAction, Heard
 from agent.wording import opening
 
 KL = ["algo-02", "infra-10"]
-KL_LEVEL_1 = ("Cross-entropy H(p,q) equals H(p) plus KL(p||q). MLE maximises the log-likelihood of the data, "
-              "which is the forward KL from the data to the model.")
+KL_LEVEL_1 = (
+    "Cross-entropy H(p,q) equals H(p) plus KL(p||q). MLE maximises the log-likelihood of the data, "
+    "which is the forward KL from the data to the model."
+)
 ENTROPY_SAID = "The data entropy is constant, so minimising cross-entropy and minimising KL give the same model."
 PROTEST = "I just said it: H(p) of the data does not depend on the model parameters, so it drops out of the gradient."
 
@@ -115,7 +119,9 @@ async def test_repeat_and_wait_in_words_cost_no_follow_up(graph_driver, bank):
     waiting = driver.waiting
     assert driver.values["turns"][-1].heard is Heard.wait
     assert waiting["target"] == follow_up["target"] and waiting["follow_ups"] == follow_up["follow_ups"]
-    assert bank["algo-02"].key_point(follow_up["target"]).probe.en not in waiting["text"], "it waits, it does not re-ask"
+    assert bank["algo-02"].key_point(follow_up["target"]).probe.en not in waiting["text"], (
+        "it waits, it does not re-ask"
+    )
     await driver.reply("answer", "Sorry, could you say that again?")
     again = driver.waiting
     assert driver.values["turns"][-1].heard is Heard.repeat
@@ -142,7 +148,9 @@ async def test_every_part_is_touched_before_any_depth_probe(graph_driver, bank):
     first = question.parts[0]
     driver = graph_driver(plan=["algo-07"], max_follow_ups=6)
     await driver.start()
-    await driver.reply("answer", " ".join(explain(kp.cues.en[0]) for kp in question.points_of(first.id) if kp.level <= 2))
+    await driver.reply(
+        "answer", " ".join(explain(kp.cues.en[0]) for kp in question.points_of(first.id) if kp.level <= 2)
+    )
     visited = []
     for _ in range(len(question.parts) - 1):
         waiting = driver.waiting
@@ -166,7 +174,7 @@ async def test_no_two_lines_in_a_row_open_alike(graph_driver, bank):
         point = question.key_point(target) if target in {kp.id for kp in question.key_points} else None
         await driver.reply("answer", explain(point.cues.en[0]) if point else explain(question.key_points[0].cues.en[0]))
     assert len(lines) >= 6
-    assert all(opening(a) != opening(b) for a, b in zip(lines, lines[1:])), lines
+    assert all(opening(a) != opening(b) for a, b in itertools.pairwise(lines)), lines
 
 
 async def test_the_reviews_show_part_coverage_and_what_came_with_a_hint(graph_driver, bank):

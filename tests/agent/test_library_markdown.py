@@ -10,7 +10,7 @@ from agent.library import question_markdown
 from knowledge.models import Question
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "knowledge"))
-from test_wording_check import algo_07_with  # noqa: E402
+from test_wording_check import algo_07_with
 
 
 def test_parts_come_in_order_and_each_key_point_names_its_part():

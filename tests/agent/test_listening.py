@@ -13,40 +13,46 @@ from agent.wording import claim_quote, opening
 PROTEST = "I just said it: H(p) of the data does not depend on the model parameters, so it drops out of the gradient."
 
 
-@pytest.mark.parametrize(("text", "heard"), [
-    ("I already said that.", Heard.already_said),
-    (PROTEST, Heard.already_said),
-    ("I've already explained this.", Heard.already_said),
-    ("我刚才已经说过了。", Heard.already_said),
-    ("我不是说了吗？H(p) 和参数无关。", Heard.already_said),
-    ("前面讲过了", Heard.already_said),
-    ("Can you repeat the question?", Heard.repeat),
-    ("Sorry?", Heard.repeat),
-    ("能再说一遍吗？", Heard.repeat),
-    ("Let me think.", Heard.wait),
-    ("Hmm, one moment.", Heard.wait),
-    ("让我想想。", Heard.wait),
-    ("Can we move on?", Heard.move_on),
-    ("Next question, please.", Heard.move_on),
-    ("下一题吧。", Heard.move_on),
-    ("还是不知道，这题跳过吧。", Heard.move_on),
-    ("Token-level or sequence-level?", Heard.clarify),
-    ("Do you mean with or without the KL term?", Heard.clarify),
-    ("Which direction of KL do you mean?", Heard.clarify),
-    ("你是说离散分布还是连续分布？", Heard.clarify),
-])
+@pytest.mark.parametrize(
+    ("text", "heard"),
+    [
+        ("I already said that.", Heard.already_said),
+        (PROTEST, Heard.already_said),
+        ("I've already explained this.", Heard.already_said),
+        ("我刚才已经说过了。", Heard.already_said),
+        ("我不是说了吗？H(p) 和参数无关。", Heard.already_said),
+        ("前面讲过了", Heard.already_said),
+        ("Can you repeat the question?", Heard.repeat),
+        ("Sorry?", Heard.repeat),
+        ("能再说一遍吗？", Heard.repeat),
+        ("Let me think.", Heard.wait),
+        ("Hmm, one moment.", Heard.wait),
+        ("让我想想。", Heard.wait),
+        ("Can we move on?", Heard.move_on),
+        ("Next question, please.", Heard.move_on),
+        ("下一题吧。", Heard.move_on),
+        ("还是不知道，这题跳过吧。", Heard.move_on),
+        ("Token-level or sequence-level?", Heard.clarify),
+        ("Do you mean with or without the KL term?", Heard.clarify),
+        ("Which direction of KL do you mean?", Heard.clarify),
+        ("你是说离散分布还是连续分布？", Heard.clarify),
+    ],
+)
 def test_requests_in_words_are_heard_in_both_languages(text, heard):
     assert hear(text).heard is heard
 
 
-@pytest.mark.parametrize("text", [
-    "As I said, the ratio is clipped to [1-eps, 1+eps] because that keeps the update small.",
-    "Let me think... OK so the ratio is clipped because a large step would break the surrogate.",
-    "The min gives a lower bound, so is it pessimistic? Yes: it never rewards leaving the trust region, "
-    "because the clipped term only removes incentive.",
-    "Cross-entropy equals the entropy plus the KL, so minimising either gives the same model.",
-    "PPO 把 ratio 限制在 [1-ε, 1+ε] 里面，这样每次更新不会太大。",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "As I said, the ratio is clipped to [1-eps, 1+eps] because that keeps the update small.",
+        "Let me think... OK so the ratio is clipped because a large step would break the surrogate.",
+        "The min gives a lower bound, so is it pessimistic? Yes: it never rewards leaving the trust region, "
+        "because the clipped term only removes incentive.",
+        "Cross-entropy equals the entropy plus the KL, so minimising either gives the same model.",
+        "PPO 把 ratio 限制在 [1-ε, 1+ε] 里面，这样每次更新不会太大。",
+    ],
+)
 def test_answers_are_not_mistaken_for_requests(text):
     reply = hear(text)
     assert reply.heard is None
@@ -58,7 +64,10 @@ def test_a_protest_keeps_its_content_without_the_protest():
     assert reply == Reply(Heard.already_said, reply.content)
     assert reply.content.startswith("H(p) of the data does not depend")
     assert "said" not in reply.content
-    assert hear("我刚才已经说过了：H(p) 和模型参数无关，所以梯度里没有它。").content == "H(p) 和模型参数无关，所以梯度里没有它。"
+    assert (
+        hear("我刚才已经说过了：H(p) 和模型参数无关，所以梯度里没有它。").content
+        == "H(p) 和模型参数无关，所以梯度里没有它。"
+    )
 
 
 def test_the_content_is_made_of_the_reply_s_own_words():
@@ -88,19 +97,33 @@ def test_what_was_already_said_toward_a_probe_is_found_by_its_words(bank):
 
 def test_a_quote_is_the_clause_that_carries_the_claim():
     assert claim_quote(PROTEST) == "H(p) of the data does not depend on the model parameters"
-    assert claim_quote("Yeah so, the min gives you a lower bound on the unclipped objective, it's pessimistic.",
-                       ["lower bound"]) == "the min gives you a lower bound on the unclipped objective"
+    assert (
+        claim_quote(
+            "Yeah so, the min gives you a lower bound on the unclipped objective, it's pessimistic.", ["lower bound"]
+        )
+        == "the min gives you a lower bound on the unclipped objective"
+    )
     # Brackets are never cut: the comma inside H(p,q) is not a clause break.
-    assert claim_quote("Cross-entropy H(p,q) equals H(p) plus KL(p||q).") == "Cross-entropy H(p,q) equals H(p) plus KL(p||q)"
+    assert (
+        claim_quote("Cross-entropy H(p,q) equals H(p) plus KL(p||q).")
+        == "Cross-entropy H(p,q) equals H(p) plus KL(p||q)"
+    )
     # A formula fragment carries no claim; the clause that does is quoted.
-    assert claim_quote("E[ min( r_t * A_t , clip(r_t, 1-eps, 1+eps) * A_t ) ]. So if the advantage is positive, "
-                       "once r goes above 1+eps there is no gradient") == "if the advantage is positive"
+    assert (
+        claim_quote(
+            "E[ min( r_t * A_t , clip(r_t, 1-eps, 1+eps) * A_t ) ]. So if the advantage is positive, "
+            "once r goes above 1+eps there is no gradient"
+        )
+        == "if the advantage is positive"
+    )
     assert claim_quote("Hi! Thanks, good question.") is None
 
 
 def test_a_long_quote_is_cut_at_a_word_boundary():
-    sentence = ("The clipped surrogate objective removes the incentive to move the probability ratio outside "
-                "the trust region around one, which keeps each policy update conservative")
+    sentence = (
+        "The clipped surrogate objective removes the incentive to move the probability ratio outside "
+        "the trust region around one, which keeps each policy update conservative"
+    )
     quote = claim_quote(sentence, limit=60)
     assert quote.endswith("…") and len(quote) <= 60
     assert sentence.startswith(quote[:-1])
@@ -120,7 +143,14 @@ def test_every_clarifying_question_of_the_bank_is_heard_as_one_and_finds_its_ans
                 assert clarification_for(question, asks) == entry, (question.id, asks)
 
 
-@pytest.mark.parametrize("text", ["Is it because the ratio is clipped?", "So the min is a lower bound?",
-                                  "所以是因为 ratio 被裁剪了吗？", "Can I get a hint?"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Is it because the ratio is clipped?",
+        "So the min is a lower bound?",
+        "所以是因为 ratio 被裁剪了吗？",
+        "Can I get a hint?",
+    ],
+)
 def test_a_tentative_answer_or_a_hint_request_is_not_a_clarifying_question(text):
     assert hear(text).heard is None

@@ -17,10 +17,10 @@ import time
 
 import pytest
 from agent_helpers import INTERVIEWER_EVENTS, cli_env, reply_bytes, rl_interview, run_cli
-from evals.scripted_provider import Hanging, LLMServer, Reply, verdict
 
 from agent.planning import PlanRequest
 from agent.state import CandidateAction
+from evals.scripted_provider import Hanging, LLMServer, Reply, verdict
 
 pytestmark = pytest.mark.slow
 
@@ -49,12 +49,29 @@ class Session:
     """A plain --jsonl session process with the model configured, answering every interviewer turn."""
 
     def __init__(self, home, server: LLMServer, args: list[str], budget: float):
-        env = cli_env(home, RL_INTERVIEW_LLM__API_KEY=KEY, RL_INTERVIEW_LLM__RETRIES="0",
-                      RL_INTERVIEW_LLM__TIMEOUT_S="60", RL_INTERVIEW_LLM__TURN_DEADLINE_S="120")
-        command = [*rl_interview(), "interview", "--plain", "--jsonl", *args, "--model", PRICED,
-                   "--api-base", server.url, "--max-cost", repr(budget)]
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE, env=env)
+        env = cli_env(
+            home,
+            RL_INTERVIEW_LLM__API_KEY=KEY,
+            RL_INTERVIEW_LLM__RETRIES="0",
+            RL_INTERVIEW_LLM__TIMEOUT_S="60",
+            RL_INTERVIEW_LLM__TURN_DEADLINE_S="120",
+        )
+        command = [
+            *rl_interview(),
+            "interview",
+            "--plain",
+            "--jsonl",
+            *args,
+            "--model",
+            PRICED,
+            "--api-base",
+            server.url,
+            "--max-cost",
+            repr(budget),
+        ]
+        self.process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+        )
         self.watchdog = threading.Timer(240, self.process.kill)
         self.watchdog.start()
         self.events: list[dict] = []
@@ -86,8 +103,11 @@ def test_killed_after_two_model_turns_and_resumed_the_budget_and_the_costs_carry
     home = tmp_path / "home"
     first = Session(home, server, ["--question", "algo-07", "--question", "infra-10"], budget=6.5 * c)
     try:
-        first.answer_until(lambda events: sum(e["type"] == "assessment" for e in events) == 2
-                           and events[-1]["type"] in INTERVIEWER_EVENTS)
+        first.answer_until(
+            lambda events: (
+                sum(e["type"] == "assessment" for e in events) == 2 and events[-1]["type"] in INTERVIEWER_EVENTS
+            )
+        )
         assert [e["type"] for e in first.events] == ["ask", "assessment", "follow_up", "assessment", "follow_up"]
         assert len(server.requests) == 4
         os.kill(first.process.pid, signal.SIGKILL)
@@ -106,7 +126,9 @@ def test_killed_after_two_model_turns_and_resumed_the_budget_and_the_costs_carry
     report = json.loads(run_cli(home, "report", row["id"], "--format", "json").stdout)
     turns = report["transcript"]
     costs = [turn["cost_usd"] or 0.0 for turn in turns]
-    assert costs[:3] == pytest.approx([c, 2 * c, 2 * c])  # turn 3: the follow-up written before the kill, and its judging
+    assert costs[:3] == pytest.approx(
+        [c, 2 * c, 2 * c]
+    )  # turn 3: the follow-up written before the kill, and its judging
     assert sum(costs) == pytest.approx(7 * c), "a call's cost is missing from the report"
     spent = [turn for turn in turns if turn["fallback_reason"] == "budget spent"]
     assert spent and spent[-1] is turns[-1], "once the budget is spent, every later turn is offline"
@@ -131,8 +153,9 @@ async def submit(interview, text: str) -> list:
     return [event async for event in interview.submit(CandidateAction.answer, text)]
 
 
-async def test_a_provider_that_never_answers_holds_a_turn_no_longer_than_its_deadline(agent_home, hanging,
-                                                                                      notes_retriever):
+async def test_a_provider_that_never_answers_holds_a_turn_no_longer_than_its_deadline(
+    agent_home, hanging, notes_retriever
+):
     """litellm alone would wait 60 s for each of three tries; the turn's deadline (2 s) ends it."""
     from agent.app import open_services
     from agent.llm_client import litellm_module
@@ -152,8 +175,9 @@ async def test_a_provider_that_never_answers_holds_a_turn_no_longer_than_its_dea
     assert took < 2 + 2, f"the turn took {took:.1f} s"
 
 
-async def test_after_a_turn_past_its_deadline_the_next_turn_asks_the_model_again(agent_home, server,
-                                                                                 notes_retriever, bank):
+async def test_after_a_turn_past_its_deadline_the_next_turn_asks_the_model_again(
+    agent_home, server, notes_retriever, bank
+):
     from agent.app import open_services
     from agent.llm_client import litellm_module
 
@@ -161,9 +185,12 @@ async def test_after_a_turn_past_its_deadline_the_next_turn_asks_the_model_again
     question = bank["algo-07"]
     level_1 = min(question.key_points, key=lambda kp: kp.level)
     answer = f"The {level_1.cues.en[0]} matters because it keeps the update small."
-    server.script(assess=[Reply(content="{}", delay_s=600),  # accepted, never answered in time
-                          verdict(key_points=[{"id": level_1.id, "status": "covered", "quote": level_1.cues.en[0]}],
-                                  depth=1)])
+    server.script(
+        assess=[
+            Reply(content="{}", delay_s=600),  # accepted, never answered in time
+            verdict(key_points=[{"id": level_1.id, "status": "covered", "quote": level_1.cues.en[0]}], depth=1),
+        ]
+    )
     settings = model_settings(agent_home, server.url, timeout_s=60, retries=2, turn_deadline_s=2)
     async with open_services(settings, retriever=notes_retriever) as services:
         interview = services.interview()

@@ -49,8 +49,13 @@ def test_quotes_match_across_case_spacing_and_line_breaks():
 
 def test_verified_key_points_give_the_depth_they_support(question):
     level_1, level_2 = first_at(question, 1), first_at(question, 2)
-    result = verified_assessment(question, ANSWER, verdict(2, claim(level_1, "clips the probability ratio"),
-                                                           claim(level_2, "the token's gradient is zero")), None, 20_000)
+    result = verified_assessment(
+        question,
+        ANSWER,
+        verdict(2, claim(level_1, "clips the probability ratio"), claim(level_2, "the token's gradient is zero")),
+        None,
+        20_000,
+    )
     assert result.depth == 2 and result.brain == "llm"
     evidence = {e.key_point: e for e in result.covered}
     assert set(evidence) == {level_1, level_2}
@@ -60,24 +65,35 @@ def test_verified_key_points_give_the_depth_they_support(question):
 
 def test_a_quote_the_answer_does_not_contain_is_dropped(question):
     level_1, level_2 = first_at(question, 1), first_at(question, 2)
-    result = verified_assessment(question, ANSWER, verdict(2, claim(level_1, "clips the probability ratio"),
-                                                           claim(level_2, "the min gives a pessimistic bound")), None, 20_000)
+    result = verified_assessment(
+        question,
+        ANSWER,
+        verdict(2, claim(level_1, "clips the probability ratio"), claim(level_2, "the min gives a pessimistic bound")),
+        None,
+        20_000,
+    )
     assert [e.key_point for e in result.covered] == [level_1]
     assert result.depth == 1
     assert "not in the answer were dropped" in result.reason
 
 
 def test_the_model_cannot_award_more_than_the_evidence_supports(question):
-    result = verified_assessment(question, ANSWER, verdict(4, claim(first_at(question, 1), "clips the probability ratio")),
-                                 None, 20_000)
+    result = verified_assessment(
+        question, ANSWER, verdict(4, claim(first_at(question, 1), "clips the probability ratio")), None, 20_000
+    )
     assert result.depth == 1
     assert "proposed 4" in result.reason
 
 
 def test_a_lower_model_depth_is_kept(question):
     level_1, level_2 = first_at(question, 1), first_at(question, 2)
-    result = verified_assessment(question, ANSWER, verdict(1, claim(level_1, "clips the probability ratio"),
-                                                           claim(level_2, "the token's gradient is zero")), None, 20_000)
+    result = verified_assessment(
+        question,
+        ANSWER,
+        verdict(1, claim(level_1, "clips the probability ratio"), claim(level_2, "the token's gradient is zero")),
+        None,
+        20_000,
+    )
     assert result.depth == 1
 
 
@@ -93,11 +109,17 @@ def test_quotes_from_sentences_addressed_to_the_grader_prove_nothing(question):
 def test_a_stated_misconception_caps_the_answer_at_recall(question):
     wrong = question.misconceptions[0].id
     result = verified_assessment(
-        question, ANSWER,
-        verdict(3, claim(first_at(question, 1), "clips the probability ratio"),
-                claim(first_at(question, 2), "the token's gradient is zero"),
-                misconceptions=[{"id": wrong, "quote": "clips the probability ratio between the new and the old policy"}]),
-        None, 20_000)
+        question,
+        ANSWER,
+        verdict(
+            3,
+            claim(first_at(question, 1), "clips the probability ratio"),
+            claim(first_at(question, 2), "the token's gradient is zero"),
+            misconceptions=[{"id": wrong, "quote": "clips the probability ratio between the new and the old policy"}],
+        ),
+        None,
+        20_000,
+    )
     assert result.depth == 1
     assert [m.misconception for m in result.misconceptions] == [wrong]
     assert Flag.misconception in result.flags
@@ -105,18 +127,35 @@ def test_a_stated_misconception_caps_the_answer_at_recall(question):
 
 def test_a_keyword_list_is_capped_at_recall(question):
     answer = "ratio, clipping, advantage, gradient, epsilon, trust region"
-    result = verified_assessment(question, answer, verdict(3, claim(first_at(question, 1), "ratio, clipping"),
-                                                           claim(first_at(question, 2), "advantage, gradient")), None, 20_000)
+    result = verified_assessment(
+        question,
+        answer,
+        verdict(
+            3, claim(first_at(question, 1), "ratio, clipping"), claim(first_at(question, 2), "advantage, gradient")
+        ),
+        None,
+        20_000,
+    )
     assert result.depth <= 1
     assert Flag.keyword_list in result.flags
 
 
 def test_depth_is_cumulative_over_the_question(question):
     level_1, level_2 = first_at(question, 1), first_at(question, 2)
-    first = verified_assessment(question, "PPO clips the probability ratio to a band.",
-                                verdict(1, claim(level_1, "clips the probability ratio")), None, 20_000)
-    second = verified_assessment(question, "Past the band the token's gradient is zero, so it stops moving.",
-                                 verdict(2, claim(level_2, "the token's gradient is zero")), first, 20_000)
+    first = verified_assessment(
+        question,
+        "PPO clips the probability ratio to a band.",
+        verdict(1, claim(level_1, "clips the probability ratio")),
+        None,
+        20_000,
+    )
+    second = verified_assessment(
+        question,
+        "Past the band the token's gradient is zero, so it stops moving.",
+        verdict(2, claim(level_2, "the token's gradient is zero")),
+        first,
+        20_000,
+    )
     assert (first.depth, second.depth) == (1, 2)
     assert {e.key_point for e in second.covered} == {level_1, level_2}
     assert second.new == [level_2]

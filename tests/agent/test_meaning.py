@@ -34,9 +34,11 @@ def first_move(qid: str, assessment):
     return decide(BANK[qid], assessment, CandidateAction.answer, Progress(0, 3, 0, (), False))
 
 
-ALGO_02_PLAIN = ("Cross entropy is KL plus the entropy of the data, and since the data entropy is fixed, minimizing "
-                 "cross entropy is the same as minimizing KL. MLE maximizes the average log likelihood, which is "
-                 "minimizing cross entropy against the empirical distribution.")
+ALGO_02_PLAIN = (
+    "Cross entropy is KL plus the entropy of the data, and since the data entropy is fixed, minimizing "
+    "cross entropy is the same as minimizing KL. MLE maximizes the average log likelihood, which is "
+    "minimizing cross entropy against the empirical distribution."
+)
 
 
 def test_a_correct_answer_in_plain_words_is_credited_and_not_asked_again(scorer):
@@ -70,20 +72,24 @@ def test_its_denial_is_not_the_misconception(scorer):
 
 
 def test_a_correct_explanation_of_another_concept_shows_nothing_for_the_one_asked(scorer):
-    answer = ("Expert parallelism splits each weight matrix of the FFN column-wise across the GPUs of a node, so every "
-              "GPU computes a slice of every expert and the partial results are combined with an all-reduce after "
-              "each layer. This keeps memory per GPU low and the communication is a single all-reduce per layer, "
-              "which NVLink handles well inside a node.")
+    answer = (
+        "Expert parallelism splits each weight matrix of the FFN column-wise across the GPUs of a node, so every "
+        "GPU computes a slice of every expert and the partial results are combined with an all-reduce after "
+        "each layer. This keeps memory per GPU low and the communication is a single all-reduce per layer, "
+        "which NVLink handles well inside a node."
+    )
     result = assess(scorer, "infra-10", answer)
     assert result.depth <= 1
     assert first_move("infra-10", result).action != "move_on"
 
 
 def test_a_fluent_confident_wrong_answer_is_not_rewarded(scorer):
-    answer = ("GRPO puts a KL penalty into the loss against the old policy that generated the samples, estimated with "
-              "k3, so that each update stays close to the previous step. DAPO and GSPO drop it because clip-higher "
-              "already bounds how far the ratio can move, which makes the KL term redundant; the reference model is "
-              "then only needed for evaluation.")
+    answer = (
+        "GRPO puts a KL penalty into the loss against the old policy that generated the samples, estimated with "
+        "k3, so that each update stays close to the previous step. DAPO and GSPO drop it because clip-higher "
+        "already bounds how far the ratio can move, which makes the KL term redundant; the reference model is "
+        "then only needed for evaluation."
+    )
     assert assess(scorer, "algo-08", answer).depth <= 1
 
 
@@ -106,7 +112,9 @@ def test_without_exemplars_a_question_is_judged_on_its_cues(scorer):
     judge = scorer.judge
     bare = open_judge("e5", folders=[Path("/nonexistent-exemplars")])
     assert bare is not None and not bare.covers("algo-07")
-    cue_only = RubricScorer(judge=bare).assess(BANK["algo-07"], "PPO clips the probability ratio r_t(theta) to [1-eps, 1+eps].", None)
+    cue_only = RubricScorer(judge=bare).assess(
+        BANK["algo-07"], "PPO clips the probability ratio r_t(theta) to [1-eps, 1+eps].", None
+    )
     assert {e.how for e in cue_only.covered} == {"cue"}
     assert judge.covers("algo-07")
 
@@ -118,6 +126,7 @@ def test_heads_for_other_features_are_refused(tmp_path: Path):
 
 
 # -- the data -----------------------------------------------------------------------------------
+
 
 def test_every_question_has_exemplars_that_name_its_own_ids():
     exemplars, problems = load_exemplars(bank=BANK)
@@ -132,8 +141,9 @@ def test_every_question_has_exemplars_that_name_its_own_ids():
 
 
 def test_a_bad_exemplar_file_is_reported_with_file_line_and_field(tmp_path: Path):
-    (tmp_path / "algo-07.yaml").write_text("question: algo-07\nkey_points:\n  no-such-point:\n    paraphrases: [\"x\"]\n",
-                                           encoding="utf-8")
+    (tmp_path / "algo-07.yaml").write_text(
+        'question: algo-07\nkey_points:\n  no-such-point:\n    paraphrases: ["x"]\n', encoding="utf-8"
+    )
     exemplars, problems = load_exemplars([tmp_path], BANK)
     assert exemplars == {}
     assert len(problems) == 1

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from agent_helpers import BANK_IDS
 
@@ -76,11 +78,13 @@ def test_no_neighbours_share_a_topic_when_avoidable(bank, n):
     offenders = []
     for seed in range(40):
         plan = make_plan(bank, PlanRequest(questions=n, seed=seed))
-        clash = any(_share_topic(bank, a, b) for a, b in zip(plan, plan[1:]))
+        clash = any(_share_topic(bank, a, b) for a, b in itertools.pairwise(plan))
         if clash and _separable(bank, plan):
             offenders.append((seed, plan, [bank[q].topics for q in plan]))
-    assert offenders == [], f"{len(offenders)} plans put topic-sharing questions next to each other needlessly, " \
-                            f"e.g. seed={offenders[0][0]}: {offenders[0][1]} with topics {offenders[0][2]}"
+    assert offenders == [], (
+        f"{len(offenders)} plans put topic-sharing questions next to each other needlessly, "
+        f"e.g. seed={offenders[0][0]}: {offenders[0][1]} with topics {offenders[0][2]}"
+    )
 
 
 def test_explicit_ids_are_kept_in_order(bank):

@@ -15,20 +15,42 @@ QID = "algo-07"
 
 
 def assessment_for(question, covered_ids, depth, *, misconceptions=(), flags=()) -> Assessment:
-    covered = [Evidence(key_point=kp.id, level=kp.level, quote=f"about {kp.id}")
-               for kp in question.key_points if kp.id in covered_ids]
+    covered = [
+        Evidence(key_point=kp.id, level=kp.level, quote=f"about {kp.id}")
+        for kp in question.key_points
+        if kp.id in covered_ids
+    ]
     missed = [kp.id for kp in sorted(question.key_points, key=lambda k: k.level) if kp.id not in covered_ids]
-    hits = [MisconceptionHit(misconception=m.id, quote=f"wrong about {m.id}", correction=m.correction)
-            for m in question.misconceptions if m.id in misconceptions]
-    return Assessment(question=question.id, depth=depth, answer_depth=depth, covered=covered, missed=missed,
-                      misconceptions=hits, flags=list(flags))
+    hits = [
+        MisconceptionHit(misconception=m.id, quote=f"wrong about {m.id}", correction=m.correction)
+        for m in question.misconceptions
+        if m.id in misconceptions
+    ]
+    return Assessment(
+        question=question.id,
+        depth=depth,
+        answer_depth=depth,
+        covered=covered,
+        missed=missed,
+        misconceptions=hits,
+        flags=list(flags),
+    )
 
 
-def progress(follow_ups=0, max_follow_ups=3, stalls=0, probed=(), hinted=False, hints=(), max_hints=2, partly=(),
-             heard=None) -> Progress:
-    return Progress(follow_ups=follow_ups, max_follow_ups=max_follow_ups, stalls=stalls, probed=tuple(probed),
-                    hinted=hinted or bool(hints), hints=tuple(hints), max_hints=max_hints, partly=tuple(partly),
-                    heard=heard)
+def progress(
+    follow_ups=0, max_follow_ups=3, stalls=0, probed=(), hinted=False, hints=(), max_hints=2, partly=(), heard=None
+) -> Progress:
+    return Progress(
+        follow_ups=follow_ups,
+        max_follow_ups=max_follow_ups,
+        stalls=stalls,
+        probed=tuple(probed),
+        hinted=hinted or bool(hints),
+        hints=tuple(hints),
+        max_hints=max_hints,
+        partly=tuple(partly),
+        heard=heard,
+    )
 
 
 def first_untouched_point(question, shown) -> str:
@@ -57,11 +79,25 @@ def test_moves_on_at_expert_depth(question):
 @pytest.mark.parametrize("max_follow_ups", [0, 1, 3, 6])
 def test_moves_on_after_the_maximum_follow_ups(question, max_follow_ups):
     shallow = assessment_for(question, ids_at(question, 1)[:1], 1)
-    assert decide(question, shallow, CandidateAction.answer,
-                  progress(follow_ups=max_follow_ups, max_follow_ups=max_follow_ups)).action == "move_on"
+    assert (
+        decide(
+            question,
+            shallow,
+            CandidateAction.answer,
+            progress(follow_ups=max_follow_ups, max_follow_ups=max_follow_ups),
+        ).action
+        == "move_on"
+    )
     if max_follow_ups:
-        assert decide(question, shallow, CandidateAction.answer,
-                      progress(follow_ups=max_follow_ups - 1, max_follow_ups=max_follow_ups)).action == "follow_up"
+        assert (
+            decide(
+                question,
+                shallow,
+                CandidateAction.answer,
+                progress(follow_ups=max_follow_ups - 1, max_follow_ups=max_follow_ups),
+            ).action
+            == "follow_up"
+        )
 
 
 def test_moves_on_after_two_stalls(question):
@@ -126,8 +162,9 @@ def test_untouched_parts_come_before_depth(question):
     assert open_parts[0] == question.parts[0].id
     probed, seen = [], []
     for _ in range(sum(1 for kp in question.key_points if kp.part in open_parts and kp.id not in shown)):
-        decision = decide(question, state, CandidateAction.answer, progress(follow_ups=len(probed), max_follow_ups=9,
-                                                                            probed=probed))
+        decision = decide(
+            question, state, CandidateAction.answer, progress(follow_ups=len(probed), max_follow_ups=9, probed=probed)
+        )
         assert decision.action == "follow_up"
         seen.append(question.key_point(decision.target).part)
         assert decision.why == f"part {seen[-1]} not touched yet"
@@ -177,8 +214,9 @@ def test_escalates_to_an_expert_probe_once_depth_is_3(bank, qid):
         probed.append(decision.target)
         decision = decide(question, state, CandidateAction.answer, progress(probed=probed, max_follow_ups=9))
     assert (decision.action, decision.target) == ("follow_up", "expert:0")
-    second = decide(question, state, CandidateAction.answer, progress(follow_ups=1, probed=[*probed, "expert:0"],
-                                                                       max_follow_ups=6))
+    second = decide(
+        question, state, CandidateAction.answer, progress(follow_ups=1, probed=[*probed, "expert:0"], max_follow_ups=6)
+    )
     if len(question.expert_probes) > 1:
         assert second.target == "expert:1"
     else:
@@ -191,8 +229,11 @@ def test_escalates_to_an_expert_probe_once_depth_is_3(bank, qid):
 
 
 def _valid_targets(question, state) -> set[str]:
-    return ({kp.id for kp in question.key_points} | {m.misconception for m in state.misconceptions}
-            | {f"expert:{i}" for i in range(len(question.expert_probes))})
+    return (
+        {kp.id for kp in question.key_points}
+        | {m.misconception for m in state.misconceptions}
+        | {f"expert:{i}" for i in range(len(question.expert_probes))}
+    )
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -211,8 +252,13 @@ def test_never_probes_a_target_twice(data):
     flags = data.draw(st.sets(st.sampled_from(list(Flag))))
     state = assessment_for(question, covered, depth, misconceptions=said_wrong, flags=flags)
     hints = data.draw(st.lists(st.sampled_from(kp_ids), max_size=2))
-    prog = progress(follow_ups=data.draw(st.integers(0, 2)), stalls=data.draw(st.integers(0, 1)), probed=probed,
-                    hints=hints, partly=data.draw(st.lists(st.sampled_from(kp_ids), unique=True)))
+    prog = progress(
+        follow_ups=data.draw(st.integers(0, 2)),
+        stalls=data.draw(st.integers(0, 1)),
+        probed=probed,
+        hints=hints,
+        partly=data.draw(st.lists(st.sampled_from(kp_ids), unique=True)),
+    )
     decision = decide(question, state, action, prog)
     if decision.action == "follow_up":
         assert decision.target not in probed

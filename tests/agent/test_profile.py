@@ -25,11 +25,20 @@ from agent.state import CandidateAction
 T0 = datetime(2026, 12, 1, tzinfo=UTC)
 
 
-def attempt(question: str, at: datetime, depth: int, shown=(), *, session="s1", opener=None, wrong=(),
-            position=0) -> Attempt:
-    return Attempt(session_id=session, question=question, position=position, at=at, opener=opener, depth=depth,
-                   shown={kp: f"I said {kp}." for kp in shown}, misconceptions={m: f"I claimed {m}." for m in wrong},
-                   skipped=False)
+def attempt(
+    question: str, at: datetime, depth: int, shown=(), *, session="s1", opener=None, wrong=(), position=0
+) -> Attempt:
+    return Attempt(
+        session_id=session,
+        question=question,
+        position=position,
+        at=at,
+        opener=opener,
+        depth=depth,
+        shown={kp: f"I said {kp}." for kp in shown},
+        misconceptions={m: f"I claimed {m}." for m in wrong},
+        skipped=False,
+    )
 
 
 @pytest.fixture
@@ -37,8 +46,9 @@ def profile(tmp_path) -> Profile:
     return Profile(tmp_path / "profile.sqlite")
 
 
-@pytest.mark.parametrize(("depth", "rating"), [(0, Rating.Again), (1, Rating.Again), (2, Rating.Hard),
-                                               (3, Rating.Good), (4, Rating.Easy)])
+@pytest.mark.parametrize(
+    ("depth", "rating"), [(0, Rating.Again), (1, Rating.Again), (2, Rating.Hard), (3, Rating.Good), (4, Rating.Easy)]
+)
 def test_depth_maps_to_the_documented_rating(depth, rating):
     assert rating_for(depth) is rating
 
@@ -64,15 +74,30 @@ def test_a_question_shown_only_with_a_hint_is_rated_hard_at_best(profile, bank):
     from agent.state import Evidence, QuestionSummary
 
     expert = [kp.id for kp in bank["algo-01"].key_points]
-    profile.record([replace(attempt("algo-01", T0, 4, expert), hinted=True),
-                    attempt("algo-02", T0, 4, [kp.id for kp in bank["algo-02"].key_points], session="s2")], bank)
+    profile.record(
+        [
+            replace(attempt("algo-01", T0, 4, expert), hinted=True),
+            attempt("algo-02", T0, 4, [kp.id for kp in bank["algo-02"].key_points], session="s2"),
+        ],
+        bank,
+    )
     by_question = {r.attempt.question: r for r in profile.history().attempts}
     assert (by_question["algo-01"].rated_depth, by_question["algo-01"].rating) == (2, Rating.Hard)
     assert by_question["algo-02"].rating is Rating.Easy
     # A session's summary says which evidence came after a hint; the attempt carries it.
-    shown = [Evidence(key_point=kp.id, level=kp.level, quote="q", hinted=kp.level == 4) for kp in bank["algo-03"].key_points]
-    summary = QuestionSummary(question="algo-03", depth=4, reason="", covered=shown, missed=[], misconceptions=[],
-                              model_answer="", references=[])
+    shown = [
+        Evidence(key_point=kp.id, level=kp.level, quote="q", hinted=kp.level == 4) for kp in bank["algo-03"].key_points
+    ]
+    summary = QuestionSummary(
+        question="algo-03",
+        depth=4,
+        reason="",
+        covered=shown,
+        missed=[],
+        misconceptions=[],
+        model_answer="",
+        references=[],
+    )
     state = {"session_id": "s3", "plan": ["algo-03"], "summaries": [summary]}
     [made] = attempts_in(state, lambda _: T0)
     assert made.hinted is True
@@ -117,10 +142,19 @@ def test_a_recent_misconception_counts_against_and_fades(profile, bank):
     profile.record([attempt("algo-02", T0, 2, session="a", wrong=[wrong])], bank)
     clean = Profile(profile.path.with_name("clean.sqlite"))
     clean.record([attempt("algo-02", T0, 2, session="a")], bank)
-    assert mastery(profile.history(), bank, T0)["information-theory"] < mastery(clean.history(), bank, T0)["information-theory"]
+    assert (
+        mastery(profile.history(), bank, T0)["information-theory"]
+        < mastery(clean.history(), bank, T0)["information-theory"]
+    )
     later = T0 + timedelta(days=60)
-    gap_now = mastery(clean.history(), bank, T0)["information-theory"] - mastery(profile.history(), bank, T0)["information-theory"]
-    gap_later = mastery(clean.history(), bank, later)["information-theory"] - mastery(profile.history(), bank, later)["information-theory"]
+    gap_now = (
+        mastery(clean.history(), bank, T0)["information-theory"]
+        - mastery(profile.history(), bank, T0)["information-theory"]
+    )
+    gap_later = (
+        mastery(clean.history(), bank, later)["information-theory"]
+        - mastery(profile.history(), bank, later)["information-theory"]
+    )
     assert 0 < gap_later < gap_now
 
 
@@ -137,8 +171,9 @@ def test_a_drill_that_closes_its_gap_is_rated_on_everything_shown(profile, bank)
     history = profile.history()
     assert history.gap(question)[0] == level_2[0], "the gap starts at the lowest level not shown"
     # The drill opens on the level-2 point; the answer shows it alone (depth 0 or 1 on its own).
-    profile.record([attempt("algo-07", T0 + timedelta(days=2), 0, level_2[:1], session="drill", opener=level_2[0])],
-                   bank)
+    profile.record(
+        [attempt("algo-07", T0 + timedelta(days=2), 0, level_2[:1], session="drill", opener=level_2[0])], bank
+    )
     history = profile.history()
     drill = history.attempts[-1]
     assert drill.rated_depth == 2 and drill.rating is Rating.Hard
@@ -149,8 +184,13 @@ def test_a_drill_that_misses_its_opener_is_rated_on_its_own_depth(profile, bank)
     question = bank["algo-07"]
     level_1 = [kp.id for kp in question.key_points if kp.level == 1]
     opener = next(kp.id for kp in question.key_points if kp.level == 2)
-    profile.record([attempt("algo-07", T0, 1, level_1, session="interview"),
-                    attempt("algo-07", T0 + timedelta(days=2), 0, session="drill", opener=opener)], bank)
+    profile.record(
+        [
+            attempt("algo-07", T0, 1, level_1, session="interview"),
+            attempt("algo-07", T0 + timedelta(days=2), 0, session="drill", opener=opener),
+        ],
+        bank,
+    )
     history = profile.history()
     assert history.attempts[-1].rating is Rating.Again
     assert history.gap(question)[0] == opener, "still missing: the next drill opens on it again"
@@ -159,8 +199,13 @@ def test_a_drill_that_misses_its_opener_is_rated_on_its_own_depth(profile, bank)
 def test_a_full_question_measures_afresh(profile, bank):
     question = bank["algo-07"]
     everything = [kp.id for kp in question.key_points]
-    profile.record([attempt("algo-07", T0, 4, everything, session="a"),
-                    attempt("algo-07", T0 + timedelta(days=9), 0, session="b")], bank)
+    profile.record(
+        [
+            attempt("algo-07", T0, 4, everything, session="a"),
+            attempt("algo-07", T0 + timedelta(days=9), 0, session="b"),
+        ],
+        bank,
+    )
     assert profile.history().gap(question) == [kp.id for kp in sorted(question.key_points, key=lambda k: k.level)]
 
 
@@ -211,12 +256,19 @@ async def test_a_rebuilt_profile_equals_the_incremental_one(agent_home, notes_re
     monkeypatch.setenv("RL_INTERVIEW_NOW", "2026-12-03T09:30:00Z")
     opener = min(bank["algo-07"].key_points, key=lambda kp: kp.level)
     async with open_services(settings, retriever=notes_retriever) as svc:
-        await play(svc, PlanRequest(ids=["algo-07"], openers={"algo-07": opener.id}),
-                   lambda waiting: explain(opener.cues.en[0]), max_follow_ups=1)
+        await play(
+            svc,
+            PlanRequest(ids=["algo-07"], openers={"algo-07": opener.id}),
+            lambda waiting: explain(opener.cues.en[0]),
+            max_follow_ups=1,
+        )
         incremental = svc.profile.history()
         assert [(r.attempt.question, r.attempt.at) for r in incremental.attempts] == [
-            ("algo-07", T0), ("infra-01", T0), ("algo-08", T0),
-            ("algo-07", datetime(2026, 12, 3, 9, 30, tzinfo=UTC))]
+            ("algo-07", T0),
+            ("infra-01", T0),
+            ("algo-08", T0),
+            ("algo-07", datetime(2026, 12, 3, 9, 30, tzinfo=UTC)),
+        ]
         assert incremental.attempts[-1].attempt.opener == opener.id
         assert await rebuild(svc.profile, svc) == 4
         assert svc.profile.history().as_dict() == incremental.as_dict()
@@ -226,4 +278,5 @@ async def test_a_rebuilt_profile_equals_the_incremental_one(agent_home, notes_re
         assert await rebuild(fresh, svc) == 4
         rebuilt = fresh.history().as_dict()
         assert [{k: v for k, v in a.items() if k != "at"} for a in rebuilt["attempts"]] == [
-            {k: v for k, v in a.items() if k != "at"} for a in incremental.as_dict()["attempts"]]
+            {k: v for k, v in a.items() if k != "at"} for a in incremental.as_dict()["attempts"]
+        ]

@@ -66,8 +66,12 @@ async def test_interview_start_submit_finish_and_index(settings, notes_retriever
         assert (row.status, row.plan, row.lang) == ("active", ["algo-07", "infra-12"], "en")
         assert svc.index.latest_unfinished().id == interview.session_id
 
-        answers = [answer_for_levels(bank["algo-07"], 1, 2), "I don't know", answer_for_levels(bank["infra-12"], 1),
-                   "I don't know"]
+        answers = [
+            answer_for_levels(bank["algo-07"], 1, 2),
+            "I don't know",
+            answer_for_levels(bank["infra-12"], 1),
+            "I don't know",
+        ]
         seen = []
         for answer in answers:
             if interview.waiting is None:
@@ -160,8 +164,13 @@ async def test_resume_between_nodes_finishes_the_step(settings, notes_retriever,
         interview = svc.interview()
         await collect(interview.start(PlanRequest(ids=["algo-07"]), "en", 3))
         svc.index.save_answer(interview.session_id, interview.waiting["turn"], "answer", answer)
-        stream = svc.graph.astream(Command(resume={"action": "answer", "text": answer}), interview.config,
-                                   context=svc.context, stream_mode="updates", durability="sync")
+        stream = svc.graph.astream(
+            Command(resume={"action": "answer", "text": answer}),
+            interview.config,
+            context=svc.context,
+            stream_mode="updates",
+            durability="sync",
+        )
         assert "ask" in await anext(stream)
         await stream.aclose()
         session_id = interview.session_id
@@ -262,13 +271,14 @@ def scripted_session(tmp_path_factory):
     home = tmp_path_factory.mktemp("cli-home")
     script = _script(bank)
     stdin = b"".join(reply_bytes(text) for _, text in script)
-    result = run_cli(home, "interview", "--plain", "--jsonl", "--question", "algo-07", "--question", "infra-12",
-                     stdin=stdin)
+    result = run_cli(
+        home, "interview", "--plain", "--jsonl", "--question", "algo-07", "--question", "infra-12", stdin=stdin
+    )
     return home, script, result
 
 
 def test_cli_session_events(scripted_session):
-    home, script, result = scripted_session
+    _home, script, result = scripted_session
     assert result.returncode == 0, result.stderr.decode()
     assert b"Traceback" not in result.stderr
     events = parse_jsonl(result.stdout)
@@ -286,7 +296,7 @@ def test_cli_session_events(scripted_session):
 
 
 def test_cli_traps_are_scored_as_the_scale_says(scripted_session):
-    home, script, result = scripted_session
+    _home, script, result = scripted_session
     events = parse_jsonl(result.stdout)
     positions = [i for i, e in enumerate(events) if e["type"] == "assessment"]
     assessments = [events[i] for i in positions]
@@ -358,8 +368,10 @@ def test_cli_unknown_question_lists_valid_ids(tmp_path):
         assert qid in output
 
 
-NASTY = (b"\x1b[31mThe probability ratio matters \xff\xfe\xc3( because it keeps \x1b]0;title\x07the update "
-         b"small.\x1b[2J\x1b[0m\n\x1b[1mA second line\x1b[0m with a CSI \x9b31m byte.\n\n")
+NASTY = (
+    b"\x1b[31mThe probability ratio matters \xff\xfe\xc3( because it keeps \x1b]0;title\x07the update "
+    b"small.\x1b[2J\x1b[0m\n\x1b[1mA second line\x1b[0m with a CSI \x9b31m byte.\n\n"
+)
 
 
 def test_cli_invalid_utf8_and_ansi_then_quit_and_resume(tmp_path):
@@ -377,8 +389,13 @@ def test_cli_invalid_utf8_and_ansi_then_quit_and_resume(tmp_path):
     assert row.status == "active"
     assert f"--resume {row.id}" in screen
 
-    proc = subprocess.run([*rl_interview(), "interview", "--plain", "--jsonl", "--resume", row.id],
-                          input=b"/end\n", capture_output=True, timeout=60, env=cli_env(tmp_path))
+    proc = subprocess.run(
+        [*rl_interview(), "interview", "--plain", "--jsonl", "--resume", row.id],
+        input=b"/end\n",
+        capture_output=True,
+        timeout=60,
+        env=cli_env(tmp_path),
+    )
     assert proc.returncode == 0, proc.stderr.decode()
     assert b"\x1b" not in proc.stdout
     events = parse_jsonl(proc.stdout)

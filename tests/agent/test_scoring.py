@@ -158,7 +158,9 @@ def test_every_misconception_cue_is_recognised(bank, scorer):
     missed = []
     for question in bank.questions():
         for wrong in question.misconceptions:
-            statements = [(cue, stating(cue)) for cue in wrong.cues.en] + [(cue, f"我认为{cue}。") for cue in wrong.cues.zh]
+            statements = [(cue, stating(cue)) for cue in wrong.cues.en] + [
+                (cue, f"我认为{cue}。") for cue in wrong.cues.zh
+            ]
             for cue, sentence in statements:
                 found = {m.misconception for m in scorer.assess(question, sentence, None).misconceptions}
                 if wrong.id not in found:
@@ -265,15 +267,32 @@ _mixed = st.lists(
     st.one_of(
         st.sampled_from(_rubric_fragments()),
         st.text(max_size=40),
-        st.sampled_from([". ", "。", "\n", ", ", " because ", "\x1b[31m", "\u200b", "\r\n", " - ", "\x00",
-                         "Ignore previous instructions", "评分员", "😀", "\u202e"]),
+        st.sampled_from(
+            [
+                ". ",
+                "。",
+                "\n",
+                ", ",
+                " because ",
+                "\x1b[31m",
+                "\u200b",
+                "\r\n",
+                " - ",
+                "\x00",
+                "Ignore previous instructions",
+                "评分员",
+                "😀",
+                "\u202e",
+            ]
+        ),
     ),
     max_size=80,
 ).map("".join)
 
 
-@settings(max_examples=300, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(text=st.one_of(_text, _mixed), prior_text=st.one_of(st.none(), _mixed))
 def test_assess_never_raises_and_quotes_are_substrings(bank, text, prior_text):
     question = bank[QID]

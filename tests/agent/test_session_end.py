@@ -78,7 +78,9 @@ async def test_session_done_comes_after_the_end_is_saved_everywhere(settings, no
             raise AssertionError("the session did not end")
 
 
-async def test_killed_after_the_report_step_ran_but_before_its_checkpoint_the_next_start_finishes_it(settings, notes_retriever):
+async def test_killed_after_the_report_step_ran_but_before_its_checkpoint_the_next_start_finishes_it(
+    settings, notes_retriever
+):
     async with services(settings, notes_retriever) as svc:
         interview = await started(svc)
         saver = svc.graph.checkpointer
@@ -120,7 +122,8 @@ async def test_killed_after_the_report_step_ran_but_before_its_checkpoint_the_ne
 
 
 async def test_killed_after_the_final_checkpoint_but_before_the_index_knew_the_next_start_finishes_it(
-        settings, notes_retriever, monkeypatch):
+    settings, notes_retriever, monkeypatch
+):
     async with services(settings, notes_retriever) as svc:
         interview = await started(svc)
 
@@ -144,7 +147,8 @@ async def test_killed_after_the_final_checkpoint_but_before_the_index_knew_the_n
 
 
 async def test_killed_between_the_end_and_the_export_the_next_sessions_listing_writes_the_report(
-        settings, notes_retriever, monkeypatch):
+    settings, notes_retriever, monkeypatch
+):
     import agent.runner
 
     async with services(settings, notes_retriever) as svc:

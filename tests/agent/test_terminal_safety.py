@@ -19,9 +19,13 @@ RAW = [b"\x1b", b"\x07", "\x9b".encode()]
 """What must not be on stdout: ESC (CSI, OSC), BEL (ends an OSC), the 8-bit CSI."""
 RAW_IN_JSON = RAW[:2]
 """JSON escapes every C0 control; U+009B is valid JSON text and stays as written."""
-DOCUMENT = (f"Question: algo-07\n\n# Zanzibar {CLEAR}clipping notes{TITLE}\n\n"
-            f"The {RED}zanzibar quokka{RESET} rule clips the probability ratio {CSI8}so each update stays small.\n")
-ANSWER = f"The {RED}zanzibar quokka{RESET} rule clips the probability ratio,{TITLE} which keeps each update small{CLEAR}."
+DOCUMENT = (
+    f"Question: algo-07\n\n# Zanzibar {CLEAR}clipping notes{TITLE}\n\n"
+    f"The {RED}zanzibar quokka{RESET} rule clips the probability ratio {CSI8}so each update stays small.\n"
+)
+ANSWER = (
+    f"The {RED}zanzibar quokka{RESET} rule clips the probability ratio,{TITLE} which keeps each update small{CLEAR}."
+)
 
 
 def assert_no_raw_escapes(output: bytes, where: str, raw_bytes: list[bytes] = RAW) -> None:
@@ -76,10 +80,17 @@ def test_a_session_on_that_store_and_its_report_print_no_escapes(store_home):
 
 def bank_cli(bank_dir: Path, home: Path, *args: str) -> subprocess.CompletedProcess:
     """`rl-interview` with the question bank read from `bank_dir` instead of the shipped one."""
-    boot = ("import sys; from pathlib import Path; import knowledge.bank as bank; bank.BANK_DIR = Path(sys.argv[1]); "
-            "from tui.cli import app; app(sys.argv[2:], prog_name='rl-interview')")
-    return subprocess.run([sys.executable, "-c", boot, str(bank_dir), *args], check=False, capture_output=True,
-                          timeout=60, env=cli_env(home))
+    boot = (
+        "import sys; from pathlib import Path; import knowledge.bank as bank; bank.BANK_DIR = Path(sys.argv[1]); "
+        "from tui.cli import app; app(sys.argv[2:], prog_name='rl-interview')"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", boot, str(bank_dir), *args],
+        check=False,
+        capture_output=True,
+        timeout=60,
+        env=cli_env(home),
+    )
 
 
 def test_bank_show_and_list_print_no_escapes_from_a_bank_file(tmp_path):
@@ -88,8 +99,9 @@ def test_bank_show_and_list_print_no_escapes_from_a_bank_file(tmp_path):
     text = (QUESTIONS_DIR / "algo-07.yaml").read_text(encoding="utf-8")
     assert text.count('en: "How does clipping work in PPO?') == 1 and text.count('statement: "PPO clips') == 1
     text = text.replace('en: "How does clipping work in PPO?', r'en: "\e[2J\e]0;pwned\a How does clipping work in PPO?')
-    (bank_dir / "algo-07.yaml").write_text(text.replace('statement: "PPO clips', r'statement: "\e[31mPPO clips'),
-                                           encoding="utf-8")
+    (bank_dir / "algo-07.yaml").write_text(
+        text.replace('statement: "PPO clips', r'statement: "\e[31mPPO clips'), encoding="utf-8"
+    )
 
     show = bank_cli(bank_dir, tmp_path, "bank", "show", "algo-07")
     assert show.returncode == 0, show.stderr.decode()

@@ -14,9 +14,19 @@ from knowledge.models import Bilingual
 
 def with_wordings(bank: Bank, count: int = 2) -> Bank:
     """Every question with `count` extra wordings, whether or not the shipped bank has them yet."""
-    return Bank([q.model_copy(update={"wordings": [
-        Bilingual(en=f"{q.prompt.en} (wording {i})", zh=f"{q.prompt.zh}（问法 {i}）") for i in range(1, count + 1)]})
-        for q in bank.questions()])
+    return Bank(
+        [
+            q.model_copy(
+                update={
+                    "wordings": [
+                        Bilingual(en=f"{q.prompt.en} (wording {i})", zh=f"{q.prompt.zh}（问法 {i}）")
+                        for i in range(1, count + 1)
+                    ]
+                }
+            )
+            for q in bank.questions()
+        ]
+    )
 
 
 @pytest.fixture
@@ -60,7 +70,8 @@ def test_a_question_with_only_its_seed_wording_is_always_asked_in_it(bank):
 
 
 async def test_the_same_seed_asks_the_same_wording_and_the_next_session_another(
-        worded, settings, notes_retriever, tmp_path, monkeypatch):
+    worded, settings, notes_retriever, tmp_path, monkeypatch
+):
     question = worded["algo-07"]
     wordings = [question.wording(i).en for i in range(3)]
     request = PlanRequest(ids=["algo-07"], seed=7)
@@ -101,4 +112,5 @@ async def test_a_resumed_session_keeps_its_wording_and_the_review_shows_it(worde
             pass
         assert resumed.waiting["text"] == worded["infra-01"].prompt.en
         assert services.index.last_wordings()["algo-07"] == next(
-            i for i in range(3) if worded["algo-07"].wording(i).en == chosen)
+            i for i in range(3) if worded["algo-07"].wording(i).en == chosen
+        )

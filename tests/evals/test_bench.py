@@ -40,9 +40,19 @@ def test_ratio_is_ours_over_the_baseline_and_undefined_without_one():
     assert ratio(2.0, None) is None
 
 
-@pytest.mark.parametrize(("n", "low", "high", "kept"), [(1, 0, 100, True), (100, 0, 100, True), (101, 0, 100, False),
-                                                     (100, 100, 300, False), (300, 100, 300, True), (301, 100, 300, False),
-                                                     (1000, 300, 1000, True), (1001, 300, 1000, False)])
+@pytest.mark.parametrize(
+    ("n", "low", "high", "kept"),
+    [
+        (1, 0, 100, True),
+        (100, 0, 100, True),
+        (101, 0, 100, False),
+        (100, 100, 300, False),
+        (300, 100, 300, True),
+        (301, 100, 300, False),
+        (1000, 300, 1000, True),
+        (1001, 300, 1000, False),
+    ],
+)
 def test_bucket_edges_are_inclusive_above(n, low, high, kept):
     assert (grow_answer([words(n)], low, high) == words(n)) is kept
 
@@ -66,8 +76,13 @@ def test_a_piece_too_long_for_the_bucket_is_left_out_and_none_is_made_of_nothing
 
 
 def test_length_samples_fill_each_bucket_from_one_question_at_a_time():
-    answers = [("algo-01", words(40, "ppo")), ("algo-01", words(70, "clip")), ("infra-03", words(80, "kv")),
-               ("infra-03", words(30, "cache")), ("infra-03", words(150, "page"))]
+    answers = [
+        ("algo-01", words(40, "ppo")),
+        ("algo-01", words(70, "clip")),
+        ("infra-03", words(80, "kv")),
+        ("infra-03", words(30, "cache")),
+        ("infra-03", words(150, "page")),
+    ]
     samples = length_samples(answers, per_bucket=50)
     assert set(samples) == {name for name, _, _ in BUCKETS}
     for name, low, high in BUCKETS:
@@ -92,8 +107,7 @@ def figures(p95: float, over_floor: float | None = None) -> dict:
 
 def test_targets_flag_exactly_the_figures_over_their_limit():
     report = {
-        "turn_latency_ms": {"<=100": figures(599.0, 1.2), "<=300": figures(601.0, 1.4),
-                            "<=1000": figures(1499.0, 1.6)},
+        "turn_latency_ms": {"<=100": figures(599.0, 1.2), "<=300": figures(601.0, 1.4), "<=1000": figures(1499.0, 1.6)},
         "first_question_s": {"above_floor_s": {"plain": 0.4, "tui": 1.2}},
         "retrieval_ms": figures(50.0),
         "kb_rebuild_s": {"p50": 2.5, "p95": 3.0, "n": 3},
@@ -102,8 +116,12 @@ def test_targets_flag_exactly_the_figures_over_their_limit():
     }
     checked = targets(report)
     missed = {t["target"] for t in checked if not t["ok"]}
-    assert missed == {"turn p95, answers <=300 words", "turn p95 / embedding floor p95, answers <=1000 words",
-                      "first question above the import floor (tui)", "no-change rebuild"}
+    assert missed == {
+        "turn p95, answers <=300 words",
+        "turn p95 / embedding floor p95, answers <=1000 words",
+        "first question above the import floor (tui)",
+        "no-change rebuild",
+    }
     assert len(checked) == 12
     assert json.loads(json.dumps(checked)) == checked
 
@@ -139,8 +157,17 @@ def test_the_quick_bench_prints_every_figure_as_one_json_object():
     result = CliRunner().invoke(app, ["bench", "--quick", "--json"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
-    assert set(report) == {"first_question_s", "turn_latency_ms", "retrieval_ms", "kb_build_s", "kb_rebuild_s",
-                           "peak_rss_mb", "eval_s", "setup", "targets"}
+    assert set(report) == {
+        "first_question_s",
+        "turn_latency_ms",
+        "retrieval_ms",
+        "kb_build_s",
+        "kb_rebuild_s",
+        "peak_rss_mb",
+        "eval_s",
+        "setup",
+        "targets",
+    }
     first = report["first_question_s"]
     for series in ("plain", "tui", "import_floor"):
         assert first[series]["n"] == QUICK.process_runs and first[series]["p50"] > 0

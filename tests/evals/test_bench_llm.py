@@ -41,14 +41,31 @@ def test_model_clock_counts_only_the_time_inside_model_calls():
 def test_bench_with_a_model_reports_model_time_and_overhead_apart(tmp_path):
     provider = LLMServer()
     try:
-        provider.follow_up_replies.extend(Reply(content="And why does that matter for the update?", delay_s=0.1)
-                                          for _ in range(20))
+        provider.follow_up_replies.extend(
+            Reply(content="And why does that matter for the update?", delay_s=0.1) for _ in range(20)
+        )
         run = subprocess.run(
-            [sys.executable, "-c", "from tui.cli import main; main()", "bench", "--model", "openai/test",
-             "--api-base", provider.url, "--json"],
-            capture_output=True, text=True, timeout=300,
-            env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "RL_INTERVIEW_HOME": str(tmp_path / "home"),
-                 "OPENAI_API_KEY": "sk-test", **TEST_SETTINGS},
+            [
+                sys.executable,
+                "-c",
+                "from tui.cli import main; main()",
+                "bench",
+                "--model",
+                "openai/test",
+                "--api-base",
+                provider.url,
+                "--json",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env={
+                "PATH": "/usr/bin:/bin",
+                "HOME": str(tmp_path),
+                "RL_INTERVIEW_HOME": str(tmp_path / "home"),
+                "OPENAI_API_KEY": "sk-test",
+                **TEST_SETTINGS,
+            },
         )
     finally:
         provider.stop()

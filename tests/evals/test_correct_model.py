@@ -100,7 +100,9 @@ def test_the_replay_goes_through_the_llm_brain_over_http(bank, heldout):
     result = run(few, bank, load_settings(), load_quotes(FIRST_PASS))
     assert result["turns"] == sum(len(t.turns) for t in few)
     assert result["fell_back"] == 0 and result["unlabelled_turns"] == []
-    kept = sum(d["turn"] not in {x["turn"] for x in result["differs"]} for d in
-               [{"turn": f"{t.id}#{i}"} for t in few for i in range(len(t.turns))])
+    kept = sum(
+        d["turn"] not in {x["turn"] for x in result["differs"]}
+        for d in [{"turn": f"{t.id}#{i}"} for t in few for i in range(len(t.turns))]
+    )
     assert result["kept"] == round(kept / result["turns"], 3)
     assert result["below_gold"] + result["above_gold"] == len(result["differs"])

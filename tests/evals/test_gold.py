@@ -53,7 +53,9 @@ def test_malformed_file_names_file_and_turn_and_others_still_load(tmp_path):
 
 
 def test_unknown_question_and_yaml_syntax_errors_are_named(tmp_path):
-    _write(tmp_path, "unknown.yaml", {"id": "u", "turns": [{"question": "algo-99", "answer": "a", "gold": {"depth": 1}}]})
+    _write(
+        tmp_path, "unknown.yaml", {"id": "u", "turns": [{"question": "algo-99", "answer": "a", "gold": {"depth": 1}}]}
+    )
     (tmp_path / "broken.yaml").write_text("id: x\nturns: [\n  - question: algo-01\n", encoding="utf-8")
     _, problems = load_gold([tmp_path], QUESTIONS)
     text = "\n".join(problems)
@@ -62,10 +64,22 @@ def test_unknown_question_and_yaml_syntax_errors_are_named(tmp_path):
 
 
 def test_eval_command_json_has_the_documented_keys_and_exit_3_on_a_bad_file(tmp_path):
-    _write(tmp_path, "one.yaml", {"id": "one", "turns": [
-        {"question": "algo-07", "answer": "", "gold": {"depth": 0, "next": ["hint", "follow_up"]}},
-        {"question": "algo-07", "asked": "Why the min?", "answer": "不知道", "gold": {"depth": 0, "next": "move_on"}},
-    ]})
+    _write(
+        tmp_path,
+        "one.yaml",
+        {
+            "id": "one",
+            "turns": [
+                {"question": "algo-07", "answer": "", "gold": {"depth": 0, "next": ["hint", "follow_up"]}},
+                {
+                    "question": "algo-07",
+                    "asked": "Why the min?",
+                    "answer": "不知道",
+                    "gold": {"depth": 0, "next": "move_on"},
+                },
+            ],
+        },
+    )
     (tmp_path / "zbad.yaml").write_text("id: z\n", encoding="utf-8")
     result = CliRunner().invoke(app, ["eval", str(tmp_path), "--json", "--out", str(tmp_path / "out")])
     assert result.exit_code == 3

@@ -16,15 +16,21 @@ from knowledge.settings import load_settings
 
 def test_a_replay_is_the_same_whatever_wordings_the_bank_has():
     bank = load_bank()
-    reworded = Bank([q.model_copy(update={"wordings": [Bilingual(en=f"Reworded: {q.prompt.en}", zh=f"换个问法：{q.prompt.zh}")]})
-                     for q in bank.questions()])
+    reworded = Bank(
+        [
+            q.model_copy(update={"wordings": [Bilingual(en=f"Reworded: {q.prompt.en}", zh=f"换个问法：{q.prompt.zh}")]})
+            for q in bank.questions()
+        ]
+    )
     transcripts, _ = load_gold([GOLD_DIR], set(bank))
     chosen = [t for t in transcripts if t.turns[0].question in ("algo-07", "infra-12")][:2]
     assert chosen
     brain, retriever = make_brain(load_settings()), NotesRetriever()
 
     def run(with_bank: Bank):
-        return [[(r.depth, r.next, r.follow_up) for r in asyncio.run(replay_transcript(t, with_bank, brain, retriever))]
-                for t in chosen]
+        return [
+            [(r.depth, r.next, r.follow_up) for r in asyncio.run(replay_transcript(t, with_bank, brain, retriever))]
+            for t in chosen
+        ]
 
     assert run(reworded) == run(bank)

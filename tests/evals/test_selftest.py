@@ -73,8 +73,10 @@ def test_crash_suite_with_two_kill_points_loses_no_answer():
 
 
 def test_the_table_shows_each_suite_with_its_must_be_zero_figure():
-    suites = [selftest.adversarial_suite(BANK), selftest.Suite("crash", tried=3, survived=2, failures=1,
-                                                                failure_label="turns lost", notes=["lost one"])]
+    suites = [
+        selftest.adversarial_suite(BANK),
+        selftest.Suite("crash", tried=3, survived=2, failures=1, failure_label="turns lost", notes=["lost one"]),
+    ]
     table = selftest.render(suites).splitlines()
     assert table[0] == "| suite | tried | survived | must be 0 |"
     tried = len(selftest.adversarial_answers())

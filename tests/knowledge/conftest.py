@@ -9,7 +9,6 @@ import pytest
 from typer.testing import CliRunner
 
 
-
 @pytest.fixture(autouse=True)
 def package_notes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Stand-in for knowledge/notes/: the real notes are being written concurrently, and a build

@@ -25,8 +25,11 @@ def folders(tmp_path: Path) -> tuple[Path, Path]:
 @pytest.fixture
 def clean(valid_entry):
     """The valid entry with every check satisfied."""
-    clean = entry(valid_entry, reviewed=date(2026, 12, 1),
-                  model_answer="PPO clips the probability ratio with eps = 0.2 and takes the minimum.")
+    clean = entry(
+        valid_entry,
+        reviewed=date(2026, 12, 1),
+        model_answer="PPO clips the probability ratio with eps = 0.2 and takes the minimum.",
+    )
     for kp in clean["key_points"]:
         kp["sources"] = [dict(PAPER)]
     clean["key_points"][-1]["statement"] = "CISPO matched DAPO in about 50% of the steps."
@@ -76,18 +79,25 @@ def test_a_level_4_point_needs_a_figure_and_a_source(folders, clean):
     assert finding.target == "cispo-difference" and "a figure" in finding.message and "a source" not in finding.message
 
 
-@pytest.mark.parametrize(("text", "figures"), [
-    ("eps = 0.2, 512 H800s for 3 weeks, about $534,700, 4k of 20k tokens, 1e-6, 43.3%",
-     ["0.2", "512", "3", "$534,700", "4k", "20k", "1e-6", "43.3%"]),
-    ("Qwen2.5-32B, H800, DeepSeek-V3.2, 1-eps, lambda=1, AIME 2024, GPT-4, pass@128, 2 x layers", []),
-])
+@pytest.mark.parametrize(
+    ("text", "figures"),
+    [
+        (
+            "eps = 0.2, 512 H800s for 3 weeks, about $534,700, 4k of 20k tokens, 1e-6, 43.3%",
+            ["0.2", "512", "3", "$534,700", "4k", "20k", "1e-6", "43.3%"],
+        ),
+        ("Qwen2.5-32B, H800, DeepSeek-V3.2, 1-eps, lambda=1, AIME 2024, GPT-4, pass@128, 2 x layers", []),
+    ],
+)
 def test_what_counts_as_a_figure(text, figures):
     assert [m.group() for m in figures_in(text)] == figures
 
 
 def test_a_misconception_cue_that_our_notes_assert_is_listed(folders, clean):
     clean["misconceptions"][0]["cues"]["en"] = ["bounds the kl", "no big difference"]
-    notes = "# Notes\n\nPipelineRL found no big difference in final accuracy.\n\nClipping never bounds the KL exactly.\n"
+    notes = (
+        "# Notes\n\nPipelineRL found no big difference in final accuracy.\n\nClipping never bounds the KL exactly.\n"
+    )
     (finding,) = checks(run(folders, clean, notes=notes))["misconception-cue-in-our-text"]
     assert finding.target == "clip-bounds-kl"
     assert "'no big difference'" in finding.message and "notes/algo-07.md" in finding.message
@@ -104,7 +114,9 @@ def test_cues_matching_hard_negatives_and_other_questions_are_listed(folders, cl
     other = entry(clean, id="algo-08")
     other["key_points"][0]["statement"] = "The KL penalty is added to the reward at every token."
     clean["key_points"][0]["cues"]["en"] = ["ratio-clipped cue", "kl penalty"]
-    negatives = {("algo-07", "trust-region-link"): ["trust-region-link cue is about the value function, not the policy."]}
+    negatives = {
+        ("algo-07", "trust-region-link"): ["trust-region-link cue is about the value function, not the policy."]
+    }
     found = checks(run(folders, clean, hard_negatives=negatives, extra=other))
     assert [(f.question, f.target) for f in found["cue-matches-hard-negative"]] == [("algo-07", "trust-region-link")]
     crossing = [f for f in found["cue-matches-other-question"] if f.question == "algo-07"]
@@ -145,7 +157,13 @@ def test_the_shipped_bank_passes_the_checks_issue_14_requires():
     no misconception cue that our own text asserts, every entry reviewed."""
     report, problems = audit(hard_negatives={})
     assert problems == []
-    for check in ("unsourced-key-point", "unsourced-misconception", "unsourced-figure", "level-4-without-figure",
-                  "misconception-cue-in-our-text", "not-reviewed"):
+    for check in (
+        "unsourced-key-point",
+        "unsourced-misconception",
+        "unsourced-figure",
+        "level-4-without-figure",
+        "misconception-cue-in-our-text",
+        "not-reviewed",
+    ):
         found = [str(f) for f in report.findings if f.check == check]
         assert found == [], f"{check}: {len(found)} finding(s), e.g. {found[:3]}"

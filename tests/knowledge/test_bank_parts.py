@@ -29,8 +29,10 @@ def test_every_key_point_names_a_part_and_climbs_a_ladder_of_hints(qid):
 
 
 def test_a_key_point_naming_an_unknown_part_is_located(tmp_path: Path, valid_entry):
-    parts = [{"id": "clipping", "en": "How clipping works", "zh": "裁剪如何工作"},
-             {"id": "why-min", "en": "Why take the minimum", "zh": "为什么取最小值"}]
+    parts = [
+        {"id": "clipping", "en": "How clipping works", "zh": "裁剪如何工作"},
+        {"id": "why-min", "en": "Why take the minimum", "zh": "为什么取最小值"},
+    ]
     points = [dict(kp, part="clipping") for kp in valid_entry["key_points"]]
     points[1]["part"] = "no-such-part"
     points[2]["part"] = "why-min"
@@ -45,8 +47,10 @@ def test_a_key_point_naming_an_unknown_part_is_located(tmp_path: Path, valid_ent
 
 
 def test_parts_must_each_be_answered_by_a_key_point(tmp_path: Path, valid_entry):
-    parts = [{"id": "clipping", "en": "How clipping works", "zh": "裁剪如何工作"},
-             {"id": "unanswered", "en": "Something else", "zh": "别的"}]
+    parts = [
+        {"id": "clipping", "en": "How clipping works", "zh": "裁剪如何工作"},
+        {"id": "unanswered", "en": "Something else", "zh": "别的"},
+    ]
     points = [dict(kp, part="clipping") for kp in valid_entry["key_points"]]
     folder = tmp_path / "bank"
     folder.mkdir()

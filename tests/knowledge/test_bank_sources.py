@@ -25,7 +25,9 @@ def bank_dir(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def sourced(valid_entry):
-    sourced = entry(valid_entry, reviewed=date(2026, 12, 1), model_answer="PPO clips the ratio (eps = 0.2) and takes the min.")
+    sourced = entry(
+        valid_entry, reviewed=date(2026, 12, 1), model_answer="PPO clips the ratio (eps = 0.2) and takes the min."
+    )
     sourced["key_points"][0]["sources"] = [dict(PAPER), dict(CODE)]
     sourced["misconceptions"][0]["sources"] = [dict(PAGE)]
     sourced["figures"] = [{"figure": "eps = 0.2", "sources": [dict(PAPER)]}]
@@ -59,8 +61,18 @@ def test_sources_are_optional(bank_dir, valid_entry):
     assert question.key_points[0].sources == [] and question.figures == [] and question.reviewed is None
 
 
-@pytest.mark.parametrize("ref", ["Schulman et al. 2017", "arXiv 1707.06347", "1707.06347", "slime/loss.py",
-                                 "THUDM/slime:slime/loss.py", "THUDM/slime:slime/loss.py@main", "ftp://x.org/a"])
+@pytest.mark.parametrize(
+    "ref",
+    [
+        "Schulman et al. 2017",
+        "arXiv 1707.06347",
+        "1707.06347",
+        "slime/loss.py",
+        "THUDM/slime:slime/loss.py",
+        "THUDM/slime:slime/loss.py@main",
+        "ftp://x.org/a",
+    ],
+)
 def test_a_source_of_unknown_form_names_file_line_and_field(bank_dir, sourced, ref):
     sourced["key_points"][0]["sources"] = [PAPER, {"ref": ref, "supports": "something"}]
     text, problem = problem_of(bank_dir, sourced)

@@ -35,7 +35,9 @@ def test_every_former_id_is_still_an_id_or_an_alias():
     for qid, ids in json.loads(LEGACY_IDS.read_text()).items():
         question = bank[qid]
         current = {kp.id for kp in question.key_points} | {m.id for m in question.misconceptions}
-        lost += [f"{qid}/{i}" for i in ids["key_points"] + ids["misconceptions"] if question.current_id(i) not in current]
+        lost += [
+            f"{qid}/{i}" for i in ids["key_points"] + ids["misconceptions"] if question.current_id(i) not in current
+        ]
     assert lost == [], f"ids gone without an alias: {lost}"
 
 
@@ -49,8 +51,13 @@ def home(tmp_path: Path) -> Path:
 
 def cli(home: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess:
     env = child_env(home, RL_INTERVIEW_NOW=LATER)
-    done = subprocess.run([sys.executable, "-c", "from tui.cli import main; main()", *args], input=stdin.encode(),
-                          capture_output=True, timeout=120, env=env)
+    done = subprocess.run(
+        [sys.executable, "-c", "from tui.cli import main; main()", *args],
+        input=stdin.encode(),
+        capture_output=True,
+        timeout=120,
+        env=env,
+    )
     assert done.returncode == 0, done.stderr.decode()
     return done
 
@@ -72,15 +79,27 @@ def test_the_saved_sessions_list_and_report(home):
 @pytest.mark.slow
 def test_the_saved_profile_shows_progress_rebuilds_and_drills(home):
     before = json.loads(cli(home, "progress", "--json").stdout)
-    assert {c["question"] for c in before["cards"]} == {"algo-07", "infra-09", "infra-12", "infra-15", "infra-16", "algo-13"}
+    assert {c["question"] for c in before["cards"]} == {
+        "algo-07",
+        "infra-09",
+        "infra-12",
+        "infra-15",
+        "infra-16",
+        "algo-13",
+    }
     cli(home, "profile", "rebuild")
     assert json.loads(cli(home, "progress", "--json").stdout) == before
 
-    events = [json.loads(line) for line in cli(home, "drill", "--plain", "--jsonl", "--count", "1", stdin="/end\n").stdout.splitlines()]
+    events = [
+        json.loads(line)
+        for line in cli(home, "drill", "--plain", "--jsonl", "--count", "1", stdin="/end\n").stdout.splitlines()
+    ]
     opening = events[0]
     assert opening["type"] == "ask"
     question = load_bank()[opening["question"]]
-    assert opening["text"] in {kp.probe.en for kp in question.key_points}, "a seen question opens on a missed key point's probe"
+    assert opening["text"] in {kp.probe.en for kp in question.key_points}, (
+        "a seen question opens on a missed key point's probe"
+    )
 
 
 def test_a_renamed_key_point_resolves_through_its_alias(tmp_path, home):

@@ -157,9 +157,7 @@ def damage_store(home: Path) -> Path:
     return sqlite
 
 
-def test_damaged_store_gives_a_clear_error_and_rebuild_repairs_it(
-    runner, app, docs, isolated_env, forget_chroma
-):
+def test_damaged_store_gives_a_clear_error_and_rebuild_repairs_it(runner, app, docs, isolated_env, forget_chroma):
     """Each CLI command is its own process in real use: Chroma's per-process client cache is
     dropped before every command, as a fresh process would start without it."""
 
@@ -218,7 +216,10 @@ def test_damaged_store_with_the_real_command_in_separate_processes(docs, isolate
     def run(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run(
             [sys.executable, "-c", CLI_WITH_NOTES_DIR, str(package_notes), *args],
-            capture_output=True, text=True, timeout=120, env={**os.environ, "COLUMNS": "200"},
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={**os.environ, "COLUMNS": "200"},
         )
 
     assert run("kb", "build", "--source", str(docs)).returncode == 0

@@ -51,7 +51,8 @@ def chroma_server(tmp_path: Path):
     log = (tmp_path / "chroma-server.log").open("wb")
     proc = subprocess.Popen(
         [chroma_command(), "run", "--path", str(tmp_path / "server-data"), "--host", "127.0.0.1", "--port", str(port)],
-        stdout=log, stderr=subprocess.STDOUT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     try:
         wait_for_heartbeat(port, proc)
@@ -70,8 +71,13 @@ def chroma_server(tmp_path: Path):
 def test_build_and_search_through_a_chroma_server(chroma_server, monkeypatch, tmp_path, isolated_env):
     monkeypatch.setenv("RL_INTERVIEW_CHROMA_URL", chroma_server)
     folder = tmp_path / "docs"
-    write(folder / "algo-07.md", "# PPO clipping\n\nQuestion: algo-07\n\nThe ratio is clipped to one plus or minus epsilon.\n")
-    write(folder / "infra-04.md", "# Long tail\n\nQuestion: infra-04\n\nA few very long rollouts leave most GPUs idle.\n")
+    write(
+        folder / "algo-07.md",
+        "# PPO clipping\n\nQuestion: algo-07\n\nThe ratio is clipped to one plus or minus epsilon.\n",
+    )
+    write(
+        folder / "infra-04.md", "# Long tail\n\nQuestion: infra-04\n\nA few very long rollouts leave most GPUs idle.\n"
+    )
 
     settings = load_settings()
     assert settings.chroma_url == chroma_server

@@ -125,7 +125,9 @@ def test_chinese_without_spaces_is_split_between_characters_within_budget(budget
 
 
 def test_chinese_markdown_sections_keep_their_headings():
-    text = f"# 强化学习笔记\n\n## 近端策略优化\n\n{chinese_body(40, 1)}\n\n## 群组相对策略优化\n\n{chinese_body(40, 2)}\n"
+    text = (
+        f"# 强化学习笔记\n\n## 近端策略优化\n\n{chinese_body(40, 1)}\n\n## 群组相对策略优化\n\n{chinese_body(40, 2)}\n"
+    )
     chunks = chunk_text(text, 80)
     paths = {tuple(path_of(c)) for c in chunks}
     assert paths == {("强化学习笔记", "近端策略优化"), ("强化学习笔记", "群组相对策略优化")}
@@ -226,10 +228,20 @@ def test_inline_headings_become_chunk_headings():
 def test_every_numbered_question_of_the_inline_seed_gets_its_own_heading():
     text = SEED_000.read_text(encoding="utf-8")
     chunks = chunk_text(text, 320)
-    algo = {int(m.group(1)) for c in chunks if "算法 (Algorithm)" in path_of(c)
-            for m in [re.match(r"(\d+)\. ", path_of(c)[-1])] if m}
-    infra = {int(m.group(1)) for c in chunks if "基础设施 (Infrastructure)" in path_of(c)
-             for m in [re.match(r"(\d+)\. ", path_of(c)[-1])] if m}
+    algo = {
+        int(m.group(1))
+        for c in chunks
+        if "算法 (Algorithm)" in path_of(c)
+        for m in [re.match(r"(\d+)\. ", path_of(c)[-1])]
+        if m
+    }
+    infra = {
+        int(m.group(1))
+        for c in chunks
+        if "基础设施 (Infrastructure)" in path_of(c)
+        for m in [re.match(r"(\d+)\. ", path_of(c)[-1])]
+        if m
+    }
     assert algo == set(range(1, 20))
     assert infra == set(range(1, 17))
     assert not any("###" in c.text or "## " in c.text for c in chunks)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -107,7 +108,10 @@ def test_for_question_returns_chunks_in_reading_order(store):
     assert len(hits) == 4
     assert positions == sorted(positions)
     assert [h.heading.split("›")[-1].strip() for h in hits] == [
-        "Clipped surrogate", "Taking the minimum", "Without clipping", "CISPO"
+        "Clipped surrogate",
+        "Taking the minimum",
+        "Without clipping",
+        "CISPO",
     ]
     assert len(store.for_question("algo-07", k=2)) == 2
 
@@ -188,4 +192,4 @@ def test_fuse_rewards_agreement_between_rankings():
     assert set(ids) == {"a", "b", "c", "d"}
     assert ids.index("b") < ids.index("a") and ids.index("c") < ids.index("d")
     assert fused[-1].chunk_id == "d"
-    assert all(x.score >= y.score for x, y in zip(fused, fused[1:]))
+    assert all(x.score >= y.score for x, y in itertools.pairwise(fused))

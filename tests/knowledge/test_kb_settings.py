@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pydantic import ValidationError
 from kb_helpers import write
+from pydantic import ValidationError
 
 from knowledge.settings import Settings, SettingsError, config_path, load_settings
 from knowledge.store import KnowledgeStore

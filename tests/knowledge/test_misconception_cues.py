@@ -21,16 +21,36 @@ CORRECT = [
     ("algo-07", "ppo-takes-max", "loss 形式下是对两个负项取 max，等价于对目标取 min。"),
     # PipelineRL's own finding.
     ("infra-09", "no-difference", "PipelineRL found no big performance difference from keeping the stale KV cache."),
-    ("infra-09", "no-difference", "In PipelineRL's experiments the stale cache made no difference to final accuracy, but it is still off-policy."),
+    (
+        "infra-09",
+        "no-difference",
+        "In PipelineRL's experiments the stale cache made no difference to final accuracy, but it is still off-policy.",
+    ),
     ("infra-09", "no-difference", "PipelineRL 报告说保留旧 KV 和重算在最终性能上差不多。"),
     # Request concurrency changing the batch is the batch-invariance thesis; a seed alone is not enough.
-    ("infra-12", "temp0-is-deterministic", "Fix the seed and the output can still change, because the batch size changes with server load."),
+    (
+        "infra-12",
+        "temp0-is-deterministic",
+        "Fix the seed and the output can still change, because the batch size changes with server load.",
+    ),
     ("infra-12", "temp0-is-deterministic", "Even if you set temperature to 0, the logits still depend on the batch."),
-    ("infra-12", "atomics-root-cause", "There is no race condition in the forward kernels; request concurrency changes the batch size."),
-    ("infra-12", "atomics-root-cause", "The race condition that matters is between requests: whichever arrive together form the batch."),
+    (
+        "infra-12",
+        "atomics-root-cause",
+        "There is no race condition in the forward kernels; request concurrency changes the batch size.",
+    ),
+    (
+        "infra-12",
+        "atomics-root-cause",
+        "The race condition that matters is between requests: whichever arrive together form the batch.",
+    ),
     ("infra-12", "atomics-root-cause", "请求并发导致 batch 大小变化，kernel 的归约顺序随之改变。"),
     # Disk transports exist in slime.
-    ("infra-15", "weights-via-disk", "With external engines slime can also move weights through disk, and SGLang reloads them from disk."),
+    (
+        "infra-15",
+        "weights-via-disk",
+        "With external engines slime can also move weights through disk, and SGLang reloads them from disk.",
+    ),
     ("infra-15", "weights-via-disk", "slime 的 external engine 模式可以通过磁盘同步权重。"),
 ]
 

@@ -125,8 +125,10 @@ def test_kb_build_indexes_the_note_of_your_question(mine, monkeypatch):
 
     monkeypatch.setenv("RL_INTERVIEW_BANK_PATHS", str(mine))
     note = mine / "my-good.md"
-    note.write_text(note.read_text(encoding="utf-8") + "\n## Reward hacking\n\nThe policy games the judge model.\n",
-                    encoding="utf-8")
+    note.write_text(
+        note.read_text(encoding="utf-8") + "\n## Reward hacking\n\nThe policy games the judge model.\n",
+        encoding="utf-8",
+    )
     store = KnowledgeStore(load_settings())
     report = store.build()
     assert str(note.resolve()) in report.embedded_files
@@ -140,10 +142,25 @@ def test_kb_build_indexes_the_note_of_your_question(mine, monkeypatch):
 def test_a_plain_session_on_your_question_runs_to_its_report(mine, tmp_path):
     home = tmp_path / "home"
     env = child_env(home, tmp_path / "none.toml", RL_INTERVIEW_BANK_PATHS=str(mine))
-    answers = b"PPO clips the probability ratio to 1 - epsilon and 1 + epsilon, because it keeps the update small.\n\n/skip\n"
-    result = subprocess.run([sys.executable, "-c", "from tui.cli import main; main()", "interview", "--plain",
-                             "--jsonl", "--question", "my-good"], input=answers, capture_output=True, env=env,
-                            timeout=120)
+    answers = (
+        b"PPO clips the probability ratio to 1 - epsilon and 1 + epsilon, because it keeps the update small.\n\n/skip\n"
+    )
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from tui.cli import main; main()",
+            "interview",
+            "--plain",
+            "--jsonl",
+            "--question",
+            "my-good",
+        ],
+        input=answers,
+        capture_output=True,
+        env=env,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr.decode()
     events = [json.loads(line) for line in result.stdout.decode().splitlines()]
     ask = events[0]

@@ -65,8 +65,9 @@ def notes_retriever() -> NotesRetriever:
 
 
 @pytest.fixture
-def make_app(settings: Settings, clock, session_ids, bank: Bank, notes_retriever: NotesRetriever,
-             monkeypatch: pytest.MonkeyPatch):
+def make_app(
+    settings: Settings, clock, session_ids, bank: Bank, notes_retriever: NotesRetriever, monkeypatch: pytest.MonkeyPatch
+):
     """InterviewApp with the fixed clock and ids and our notes as references; `ids` is the plan.
 
     The bank is parsed once per run rather than on each app start (35 YAML files: about 0.3 s a
@@ -77,9 +78,17 @@ def make_app(settings: Settings, clock, session_ids, bank: Bank, notes_retriever
     parse = agent.app.load_bank
     monkeypatch.setattr(agent.app, "load_bank", lambda extra=(): parse(extra=extra) if extra else bank)
 
-    def make(ids: Iterable[str] = ("algo-07", "infra-01"), *, request: PlanRequest | None = None,
-             lang: str = "en", **kwargs):
-        return InterviewApp(settings, request=request or PlanRequest(ids=list(ids)), lang=lang, clock=clock,
-                            session_ids=session_ids, retriever=notes_retriever, **kwargs)
+    def make(
+        ids: Iterable[str] = ("algo-07", "infra-01"), *, request: PlanRequest | None = None, lang: str = "en", **kwargs
+    ):
+        return InterviewApp(
+            settings,
+            request=request or PlanRequest(ids=list(ids)),
+            lang=lang,
+            clock=clock,
+            session_ids=session_ids,
+            retriever=notes_retriever,
+            **kwargs,
+        )
 
     return make

@@ -29,8 +29,14 @@ def _env(home: Path) -> dict[str, str]:
 
 
 def test_importing_the_core_loads_no_textual_and_no_tui(home):
-    done = subprocess.run([sys.executable, "-c", PROBE.format(modules=CORE_MODULES)], cwd=home,
-                          env=_env(home), capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE.format(modules=CORE_MODULES)],
+        cwd=home,
+        env=_env(home),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result["loaded"] == sorted(CORE_MODULES)
@@ -39,8 +45,14 @@ def test_importing_the_core_loads_no_textual_and_no_tui(home):
 
 def test_the_probe_does_see_ui_imports(home):
     """The check above can fail: importing the TUI's app is reported."""
-    done = subprocess.run([sys.executable, "-c", PROBE.format(modules=["agent.app", "tui.app"])], cwd=home,
-                          env=_env(home), capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE.format(modules=["agent.app", "tui.app"])],
+        cwd=home,
+        env=_env(home),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     ui = json.loads(done.stdout.strip().splitlines()[-1])["ui"]
     assert "textual" in ui and "tui.app" in ui
@@ -52,3 +64,4 @@ def test_import_linter_contract_holds(home):
     done = subprocess.run([lint, "--no-cache"], cwd=ROOT, env=_env(home), capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "The core never imports the UI KEPT" in done.stdout
+    assert "Rooms import downwards only: tui -> evals -> agent -> knowledge KEPT" in done.stdout

@@ -20,12 +20,33 @@ ANSWERED = datetime(2026, 12, 1, tzinfo=UTC)
 def seed_profile(settings, bank) -> None:
     """algo-07 answered with nothing three days before the drill; infra-01 answered perfectly."""
     everything = [kp.id for kp in bank["infra-01"].key_points]
-    Profile(profile_path(settings)).record([
-        Attempt(session_id="earlier", question="algo-07", position=0, at=ANSWERED, opener=None, depth=0,
-                shown={}, misconceptions={}, skipped=False),
-        Attempt(session_id="earlier", question="infra-01", position=1, at=ANSWERED, opener=None, depth=4,
-                shown={kp: "said it" for kp in everything}, misconceptions={}, skipped=False),
-    ], bank)
+    Profile(profile_path(settings)).record(
+        [
+            Attempt(
+                session_id="earlier",
+                question="algo-07",
+                position=0,
+                at=ANSWERED,
+                opener=None,
+                depth=0,
+                shown={},
+                misconceptions={},
+                skipped=False,
+            ),
+            Attempt(
+                session_id="earlier",
+                question="infra-01",
+                position=1,
+                at=ANSWERED,
+                opener=None,
+                depth=4,
+                shown={kp: "said it" for kp in everything},
+                misconceptions={},
+                skipped=False,
+            ),
+        ],
+        bank,
+    )
 
 
 async def test_d_on_home_lists_the_queue_and_starts_a_drill_on_the_gap(make_app, settings, bank, monkeypatch):

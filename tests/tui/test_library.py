@@ -105,10 +105,22 @@ async def test_without_a_store_the_search_reads_the_notes_and_says_so(make_app):
 
 async def test_depth_and_due_date_of_an_answered_question(make_app, settings, bank):
     answered = datetime(2026, 12, 1, tzinfo=UTC)
-    Profile(profile_path(settings)).record([
-        Attempt(session_id="earlier", question="algo-07", position=0, at=answered, opener=None, depth=2,
-                shown={bank["algo-07"].key_points[0].id: "It clips the ratio."}, misconceptions={}, skipped=False)],
-        bank)
+    Profile(profile_path(settings)).record(
+        [
+            Attempt(
+                session_id="earlier",
+                question="algo-07",
+                position=0,
+                at=answered,
+                opener=None,
+                depth=2,
+                shown={bank["algo-07"].key_points[0].id: "It clips the ratio."},
+                misconceptions={},
+                skipped=False,
+            )
+        ],
+        bank,
+    )
     due = Profile(profile_path(settings)).history().cards["algo-07"].due
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -122,10 +134,22 @@ async def test_depth_and_due_date_of_an_answered_question(make_app, settings, ba
 async def test_drill_this_now_from_the_list_opens_on_the_missed_key_point(make_app, settings, bank):
     question = bank["algo-07"]
     lowest = sorted(question.key_points, key=lambda kp: kp.level)
-    Profile(profile_path(settings)).record([
-        Attempt(session_id="earlier", question="algo-07", position=0, at=datetime(2026, 12, 1, tzinfo=UTC),
-                opener=None, depth=1, shown={lowest[0].id: "It clips the ratio."}, misconceptions={}, skipped=False)],
-        bank)
+    Profile(profile_path(settings)).record(
+        [
+            Attempt(
+                session_id="earlier",
+                question="algo-07",
+                position=0,
+                at=datetime(2026, 12, 1, tzinfo=UTC),
+                opener=None,
+                depth=1,
+                shown={lowest[0].id: "It clips the ratio."},
+                misconceptions={},
+                skipped=False,
+            )
+        ],
+        bank,
+    )
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await open_library(pilot)
@@ -138,7 +162,9 @@ async def test_drill_this_now_from_the_list_opens_on_the_missed_key_point(make_a
 
 async def test_your_questions_are_marked_and_a_broken_one_is_named(make_app, tmp_path, monkeypatch, bank):
     folder = tmp_path / "mine"
-    write_user_question(folder, "my-reward-hacking", like="algo-10", note="## Reward hacking\n\nThe policy games the judge.")
+    write_user_question(
+        folder, "my-reward-hacking", like="algo-10", note="## Reward hacking\n\nThe policy games the judge."
+    )
     broken = write_user_question(folder, "my-broken")
     break_field(broken, "difficulty: ", "difficulty: 9 #")
     monkeypatch.setenv("RL_INTERVIEW_BANK_PATHS", str(folder))

@@ -13,25 +13,14 @@ import time
 
 import pytest
 from textual.widgets import DataTable, Markdown, Select, Static, TextArea
-
-import agent.graph
-from agent.planning import PlanRequest, make_plan
-from tui.latex import latex_to_unicode
-from tui.screens.confirm import ConfirmScreen
-from tui.screens.history import HistoryScreen
-from tui.screens.home import HomeScreen
-from tui.screens.interview import InterviewScreen
-from tui.screens.report import ReportScreen
-from tui.screens.review import ReviewScreen
-from tui.widgets.side_panel import SidePanel
 from tui_helpers import (
-    make_sessions,
     AgentEvents,
     answer,
     candidate_texts,
-    interviewer_turns,
     confirm,
+    interviewer_turns,
     leave,
+    make_sessions,
     next_turn,
     notes,
     paste,
@@ -44,6 +33,17 @@ from tui_helpers import (
     wait_loaded,
     wait_until,
 )
+
+import agent.graph
+from agent.planning import PlanRequest, make_plan
+from tui.latex import latex_to_unicode
+from tui.screens.confirm import ConfirmScreen
+from tui.screens.history import HistoryScreen
+from tui.screens.home import HomeScreen
+from tui.screens.interview import InterviewScreen
+from tui.screens.report import ReportScreen
+from tui.screens.review import ReviewScreen
+from tui.widgets.side_panel import SidePanel
 
 SIZE = (120, 40)
 
@@ -132,8 +132,7 @@ async def test_an_answer_shows_the_candidate_turn_then_a_bank_probe(make_app, ba
         assert side.depth is not None and side.depth >= 1
         # the candidate's turn is drawn between the question and the follow-up
         text = screen_text(app)
-        assert text.index("How does clipping work") < text.index(TYPED_ANSWER) \
-            < text.index("Follow-up")
+        assert text.index("How does clipping work") < text.index(TYPED_ANSWER) < text.index("Follow-up")
 
 
 async def test_side_panel_shows_the_thinking_status_in_full(make_app, bank):
@@ -155,8 +154,8 @@ async def test_side_panel_shows_the_thinking_status_in_full(make_app, bank):
         side.working = True  # as run_agent does while the interviewer thinks
         await pilot.pause()
         await pilot.pause()
-        rows = screen_text(app).splitlines()[side.region.y:side.region.bottom]
-        panel = "\n".join(row[side.region.x:side.region.right] for row in rows)
+        rows = screen_text(app).splitlines()[side.region.y : side.region.bottom]
+        panel = "\n".join(row[side.region.x : side.region.right] for row in rows)
         assert "grpo-variants" in panel
         assert "interviewer is thinking" in panel, f"the status line is cut off; the panel shows:\n{panel}"
 
@@ -303,7 +302,8 @@ async def test_escape_in_the_answer_box_asks_to_confirm_leaving(make_app):
         await pilot.press("escape")
         await settle(pilot)
         assert isinstance(app.screen, ConfirmScreen), (
-            f"one Escape should ask to leave; focus went to {app.focused!r} instead")
+            f"one Escape should ask to leave; focus went to {app.focused!r} instead"
+        )
 
 
 async def test_escape_asks_to_confirm_and_no_keeps_the_interview(make_app, bank):
@@ -327,8 +327,8 @@ async def test_the_confirm_dialog_shows_its_whole_question(make_app, size):
         await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the confirm dialog")
         await settle(pilot)
         dialog = app.screen.query_one("#dialog").region
-        rows = screen_text(app).splitlines()[dialog.y:dialog.bottom]
-        shown = " ".join(" ".join(row[dialog.x:dialog.right].strip("█▀▄ ") for row in rows).split())
+        rows = screen_text(app).splitlines()[dialog.y : dialog.bottom]
+        shown = " ".join(" ".join(row[dialog.x : dialog.right].strip("█▀▄ ") for row in rows).split())
         assert app.screen.question in shown, f"the dialog shows: {shown!r}"
 
 
@@ -473,8 +473,10 @@ async def test_history_lists_sessions_and_opens_them(make_app, bank):
         await settle(pilot)
         table = app.screen.query_one("#sessions", DataTable)
         rows = [table.get_row_at(i) for i in range(table.row_count)]
-        assert [(r[0], r[2], r[3], r[4]) for r in rows] == [("tui-0002", "active", "2", "-"),
-                                                            ("tui-0001", "finished", "1", "0.00")]
+        assert [(r[0], r[2], r[3], r[4]) for r in rows] == [
+            ("tui-0002", "active", "2", "-"),
+            ("tui-0001", "finished", "1", "0.00"),
+        ]
         assert all(re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", r[1]) for r in rows)
         text = screen_text(app)
         assert "tui-0002" in text and "tui-0001" in text
@@ -532,8 +534,10 @@ async def test_ctrl_q_on_home_quits(make_app):
 
 @pytest.mark.slow
 async def test_a_100_kb_paste_is_sent_whole_without_a_crash(make_app, home):
-    paragraph = ("PPO clips the probability ratio to 1 - epsilon and 1 + epsilon, so one update stays small. "
-                 "Without clipping the surrogate is unbounded and multiple epochs push the ratio far from 1.\n")
+    paragraph = (
+        "PPO clips the probability ratio to 1 - epsilon and 1 + epsilon, so one update stays small. "
+        "Without clipping the surrogate is unbounded and multiple epochs push the ratio far from 1.\n"
+    )
     pasted = (paragraph * (100_000 // len(paragraph) + 1))[:100_000]
     app = make_app(["algo-07", "infra-01"])
     async with app.run_test(size=SIZE) as pilot:
@@ -591,8 +595,16 @@ async def test_a_hung_provider_costs_a_turn_no_more_than_its_deadline_and_the_of
     await litellm_module()  # the import is not the provider's delay
     hung = Hanging()
     deadline = 3.0
-    brain = LLMBrain(LLMSettings(model="openai/test", api_base=hung.url, api_key="sk-test", timeout_s=60.0,
-                                 retries=2, turn_deadline_s=deadline))
+    brain = LLMBrain(
+        LLMSettings(
+            model="openai/test",
+            api_base=hung.url,
+            api_key="sk-test",
+            timeout_s=60.0,
+            retries=2,
+            turn_deadline_s=deadline,
+        )
+    )
     try:
         app = make_app(["algo-07"], brain=brain)
         async with app.run_test(size=SIZE) as pilot:
@@ -611,8 +623,10 @@ async def test_a_hung_provider_costs_a_turn_no_more_than_its_deadline_and_the_of
         hung.close()
 
 
-DRAFT = ("Half an answer: the ratio is clipped so that one batch cannot move the policy far, and the min "
-         "then picks the more pessimistic of the two terms, which I was about to")
+DRAFT = (
+    "Half an answer: the ratio is clipped so that one batch cannot move the policy far, and the min "
+    "then picks the more pessimistic of the two terms, which I was about to"
+)
 
 
 async def test_an_answer_being_written_survives_leaving_and_comes_back_on_resume(make_app, settings):
@@ -699,8 +713,11 @@ async def test_a_window_whose_session_was_taken_over_keeps_its_answer_and_can_ta
         await pilot.press("ctrl+s")  # sending again asks again
         await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the take-over question")
         await pilot.press("y")
-        await wait_until(pilot, lambda: isinstance(app.screen, InterviewScreen) and app.screen is not first,
-                         "the session reopened here")
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, InterviewScreen) and app.screen is not first,
+            "the session reopened here",
+        )
         await wait_until(pilot, lambda: len(interviewer_turns(app.screen)) == 2, "the pending follow-up")
         await settle(pilot)
         assert app.screen.query_one("#answer", TextArea).text == ZERO_GRAD_ANSWER

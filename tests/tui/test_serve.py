@@ -80,8 +80,12 @@ def serve_env(home: Path) -> dict[str, str]:
 
 
 def start_serve(home: Path, *args: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-c", "from tui.cli import main; main()", "serve", *args],
-                            env=serve_env(home), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return subprocess.Popen(
+        [sys.executable, "-c", "from tui.cli import main; main()", "serve", *args],
+        env=serve_env(home),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
 
 
 def stop(process: subprocess.Popen) -> None:
@@ -115,14 +119,20 @@ def wait_for_text(driver, predicate, what: str, timeout: float = WAIT_S) -> str:
         if predicate(text):
             return text
         time.sleep(0.3)
-    raise AssertionError(f"the page never showed {what} within {timeout:.0f}s; last 2000 chars: {screen(driver)[-2000:]!r}")
+    raise AssertionError(
+        f"the page never showed {what} within {timeout:.0f}s; last 2000 chars: {screen(driver)[-2000:]!r}"
+    )
 
 
 @pytest.mark.slow  # a server, Chromium and an app process: about 20 s
-@pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER) and not os.environ.get("CI"),
-                    reason="needs Debian's chromium and chromium-driver (.ci/run installs them; in CI a missing one fails)")
+@pytest.mark.skipif(
+    not (CHROMIUM and CHROMEDRIVER) and not os.environ.get("CI"),
+    reason="needs Debian's chromium and chromium-driver (.ci/run installs them; in CI a missing one fails)",
+)
 def test_the_browser_shows_home_starts_an_interview_and_gets_the_reply(tmp_path):
-    assert CHROMIUM and CHROMEDRIVER, "chromium and chromedriver must be installed: apt-get install -y chromium chromium-driver"
+    assert CHROMIUM and CHROMEDRIVER, (
+        "chromium and chromedriver must be installed: apt-get install -y chromium chromium-driver"
+    )
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.action_chains import ActionChains
@@ -133,10 +143,19 @@ def test_the_browser_shows_home_starts_an_interview_and_gets_the_reply(tmp_path)
     server = start_serve(tmp_path / "home", "--port", str(port))
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 f"--user-data-dir={tmp_path / 'chromium-profile'}", "--window-size=1280,800",
-                 "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"):
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={tmp_path / 'chromium-profile'}",
+        "--window-size=1280,800",
+        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+    ):
         options.add_argument(flag)
     driver = None
     try:
@@ -156,10 +175,16 @@ def test_the_browser_shows_home_starts_an_interview_and_gets_the_reply(tmp_path)
         sent = len(screen(driver))
         ActionChains(driver).key_down(Keys.CONTROL).send_keys("s").key_up(Keys.CONTROL).perform()
         # The transcript labels the interviewer's next turn: a follow-up or a hint on question 1, or question 2.
-        wait_for_text(driver, lambda t: re.search(r"(?:Follow-up|Hint) · 1/6 · |Question · 2/6 · ", t[sent:]),
-                      "the interviewer's reply")
-        wait_for_text(driver, lambda t: "Follow-ups 1/3" in t[sent:] or "Question 2 of 6" in t[sent:],
-                      "the side panel counting the reply")
+        wait_for_text(
+            driver,
+            lambda t: re.search(r"(?:Follow-up|Hint) · 1/6 · |Question · 2/6 · ", t[sent:]),
+            "the interviewer's reply",
+        )
+        wait_for_text(
+            driver,
+            lambda t: "Follow-ups 1/3" in t[sent:] or "Question 2 of 6" in t[sent:],
+            "the side panel counting the reply",
+        )
         time.sleep(1.5)  # let the last frames land before the picture
         shot = tmp_path / "browser.png"
         assert driver.save_screenshot(str(shot)) and shot.stat().st_size > 10_000

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Markdown, TextArea
+from tui_helpers import answer, make_sessions, settle, start, wait_loaded, wait_until
 
 import agent.sessions
 from tui.screens.confirm import ConfirmScreen
@@ -18,7 +19,6 @@ from tui.screens.history import HistoryScreen
 from tui.screens.report import ReportScreen
 from tui.screens.review import ReviewScreen
 from tui.widgets.side_panel import SidePanel
-from tui_helpers import answer, make_sessions, settle, start, wait_loaded, wait_until
 
 SIZES = [pytest.param((120, 40), id="120x40"), pytest.param((80, 24), id="80x24")]
 CLIP_ANSWER = "PPO clips the probability ratio to 1 - epsilon and 1 + epsilon, because it keeps the update small."

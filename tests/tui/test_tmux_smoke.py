@@ -31,13 +31,17 @@ SERVER = f"rl-interview-test-{os.getpid()}-{uuid.uuid4().hex[:8]}"
 def _clean_env() -> dict[str, str]:
     """os.environ as Python sees it. Passed explicitly: in a pytest process the C-level environment
     can hold COLUMNS=80 LINES=24 (set by a library), which the app would take over the pane's size."""
-    return {k: v for k, v in os.environ.items()
-            if k not in ("COLUMNS", "LINES", "TMUX", "TMUX_PANE") and not k.startswith("RL_INTERVIEW_")}
+    return {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("COLUMNS", "LINES", "TMUX", "TMUX_PANE") and not k.startswith("RL_INTERVIEW_")
+    }
 
 
 def _tmux(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(["tmux", "-L", SERVER, "-f", os.devnull, *args], capture_output=True, text=True,
-                          timeout=20, env=_clean_env())
+    return subprocess.run(
+        ["tmux", "-L", SERVER, "-f", os.devnull, *args], capture_output=True, text=True, timeout=20, env=_clean_env()
+    )
 
 
 def _pane(name: str) -> str:
@@ -74,8 +78,12 @@ def _launch(tmp_path: Path, name: str, *args: str) -> None:
         "HOME": str(tmp_path),  # nothing the app or its libraries write lands in the real home
         "TERM": "xterm-256color",
     }
-    command = "env -u COLUMNS -u LINES " + " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items()) \
-        + " " + " ".join(shlex.quote(a) for a in (script, *args))
+    command = (
+        "env -u COLUMNS -u LINES "
+        + " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
+        + " "
+        + " ".join(shlex.quote(a) for a in (script, *args))
+    )
     started = _tmux("new-session", "-d", "-s", name, "-x", "120", "-y", "40", command)
     assert started.returncode == 0, f"tmux new-session failed: {started.stderr}"
 
@@ -102,8 +110,9 @@ def test_the_real_app_asks_and_follows_up_in_tmux(tmp_path: Path):
         screen = _wait_for(name, lambda s: opening in s, "algo-07 prompt")
         assert "Question · 1/1 · algo-07" in _flat(screen)
         size = _tmux("list-panes", "-t", name, "-F", "#{pane_width}x#{pane_height}").stdout.strip()
-        assert max(len(line) for line in screen.splitlines()) > 100, \
+        assert max(len(line) for line in screen.splitlines()) > 100, (
             f"the app should draw 120 columns (pane {size}):\n{screen}"
+        )
         _type(name, "PPO clips the probability ratio to a band.")
         _wait_for(name, lambda s: "PPO clips the probability ratio to a band." in s, "typed answer")
         _tmux("send-keys", "-t", name, "C-s")
@@ -117,7 +126,8 @@ def test_the_real_app_asks_and_follows_up_in_tmux(tmp_path: Path):
 
 TWO_HUNDRED_WORDS = " ".join(
     f"word{i} of the answer I was still writing when the terminal died," if i % 10 == 9 else f"word{i}"
-    for i in range(200))
+    for i in range(200)
+)
 
 
 @pytest.mark.slow
@@ -147,8 +157,11 @@ def test_an_answer_typed_then_sigkilled_is_back_in_the_editor_after_r(tmp_path: 
         home = _wait_for(name, lambda s: "Unfinished session" in s, "Home listing the session")
         assert "algo-07, infra-01" in _flat(home) and "1 answer saved" in _flat(home)
         _tmux("send-keys", "-t", name, "r")
-        screen = _wait_for(name, lambda s: "word199" in s and "Follow-up" in s and "unsent answer from before" in s,
-                           "the draft back in the editor, and the note saying so")
+        screen = _wait_for(
+            name,
+            lambda s: "word199" in s and "Follow-up" in s and "unsent answer from before" in s,
+            "the draft back in the editor, and the note saying so",
+        )
         assert "PPO clips the probability ratio to a band." in _flat(screen), "the question's exchanges so far"
         _tmux("send-keys", "-t", name, "C-s")
         deadline = time.monotonic() + WAIT_S
@@ -161,9 +174,18 @@ def test_an_answer_typed_then_sigkilled_is_back_in_the_editor_after_r(tmp_path: 
 
 def _answers(tmp_path: Path) -> list[str]:
     """The answers in the latest session's report (`rl-interview report --format json`)."""
-    env = {**_clean_env(), "RL_INTERVIEW_HOME": str(tmp_path / "home"), "RL_INTERVIEW_CONFIG": str(tmp_path / "none.toml"),
-           **TEST_SETTINGS}
-    report = subprocess.run([shutil.which("rl-interview"), "report", "--format", "json"], capture_output=True,
-                            text=True, timeout=60, env=env)
+    env = {
+        **_clean_env(),
+        "RL_INTERVIEW_HOME": str(tmp_path / "home"),
+        "RL_INTERVIEW_CONFIG": str(tmp_path / "none.toml"),
+        **TEST_SETTINGS,
+    }
+    report = subprocess.run(
+        [shutil.which("rl-interview"), "report", "--format", "json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
     assert report.returncode == 0, report.stderr
     return [t["answer"] for t in json.loads(report.stdout)["transcript"] if t["action"] == "answer"]

@@ -23,8 +23,9 @@ async def wait_until(pilot: Pilot, predicate: Callable[[], object], what: str, t
     deadline = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}; "
-                                 f"screens: {screen_names(pilot.app)}")
+            raise AssertionError(
+                f"timed out after {timeout:.0f}s waiting for {what}; screens: {screen_names(pilot.app)}"
+            )
         await pilot.pause(0.02)
 
 
@@ -75,8 +76,11 @@ async def next_turn(pilot: Pilot, keys: tuple[str, ...], screen=None) -> None:
     screen = screen or pilot.app.screen
     before = len(interviewer_turns(screen))
     await pilot.press(*keys)
-    await wait_until(pilot, lambda: len(interviewer_turns(screen)) > before or pilot.app.screen is not screen,
-                     f"the interviewer to answer {keys}")
+    await wait_until(
+        pilot,
+        lambda: len(interviewer_turns(screen)) > before or pilot.app.screen is not screen,
+        f"the interviewer to answer {keys}",
+    )
     await settle(pilot)
 
 

@@ -52,23 +52,32 @@ class DrillScreen(Screen):
             title.update(f"[red]{exc}[/]")
             return
         topic = f" on {self.options.topic}" if self.options.topic else ""
-        title.update(f"[b]Drill{topic}[/b]: Enter drills {self.options.count} question(s) from the highlighted "
-                     "one; each opens on what you missed last time and allows one follow-up.")
+        title.update(
+            f"[b]Drill{topic}[/b]: Enter drills {self.options.count} question(s) from the highlighted "
+            "one; each opens on what you missed last time and allows one follow-up."
+        )
         table = self.query_one(DataTable)
         table.clear()
         for i, item in enumerate(self.queue, 1):
-            table.add_row(str(i), item.question, item.why, item.opener or "the whole question",
-                          "-" if item.last_depth is None else f"{item.last_depth}/4",
-                          item.due.date().isoformat() if item.due else "-",
-                          ", ".join(services.bank[item.question].topics), key=item.question)
-        self.query_one(MasteryChart).show(mastery(history, services.bank, now), trend(history, services.bank, now),
-                                          *due_counts(history, now))
+            table.add_row(
+                str(i),
+                item.question,
+                item.why,
+                item.opener or "the whole question",
+                "-" if item.last_depth is None else f"{item.last_depth}/4",
+                item.due.date().isoformat() if item.due else "-",
+                ", ".join(services.bank[item.question].topics),
+                key=item.question,
+            )
+        self.query_one(MasteryChart).show(
+            mastery(history, services.bank, now), trend(history, services.bank, now), *due_counts(history, now)
+        )
 
     def action_start(self) -> None:
         if not self.queue:
             return
         row = self.query_one(DataTable).cursor_row
-        drill = drill_of(self.queue[row: row + self.options.count])
+        drill = drill_of(self.queue[row : row + self.options.count])
         self.app.start_interview(drill.request, self.app.lang, max_follow_ups=drill.max_follow_ups, gaps=drill.gaps())
 
     def action_back(self) -> None:

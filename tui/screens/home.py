@@ -33,9 +33,11 @@ def unfinished_line(sessions_db: Path) -> str:
     if row is None:
         return ""
     started = row.started.replace("T", " ")[:16]
-    return (f"[b]Unfinished session[/b] {row.id}, started {started} UTC: {len(row.plan)} questions "
-            f"({', '.join(row.plan)}), {saved} {'answer' if saved == 1 else 'answers'} saved. "
-            "Press [b]R[/b] to resume it.")
+    return (
+        f"[b]Unfinished session[/b] {row.id}, started {started} UTC: {len(row.plan)} questions "
+        f"({', '.join(row.plan)}), {saved} {'answer' if saved == 1 else 'answers'} saved. "
+        "Press [b]R[/b] to resume it."
+    )
 
 
 class HomeScreen(Screen):
@@ -52,12 +54,18 @@ class HomeScreen(Screen):
         app = self.app
         yield Header()
         with Vertical(id="home"):
-            yield Static("[b]rl-interview[/b]  a mock interviewer for RL post-training and infrastructure roles", id="title")
+            yield Static(
+                "[b]rl-interview[/b]  a mock interviewer for RL post-training and infrastructure roles", id="title"
+            )
             yield Static("Press [b]Enter[/b] to start an interview with these settings.", id="intro")
             yield Static(id="unfinished")
             with Horizontal(id="options"):
-                yield Select(LENGTHS, value=app.request.questions if app.request.questions in (3, 6, 10, 15) else 6,
-                             allow_blank=False, id="length")
+                yield Select(
+                    LENGTHS,
+                    value=app.request.questions if app.request.questions in (3, 6, 10, 15) else 6,
+                    allow_blank=False,
+                    id="length",
+                )
                 yield Select(SECTIONS, value=app.request.section, allow_blank=False, id="section")
                 yield Select(LANGS, value=app.lang, allow_blank=False, id="lang")
             with Horizontal(id="loading"):
@@ -90,10 +98,12 @@ class HomeScreen(Screen):
         self._show_unfinished()
 
     def action_start(self) -> None:
-        request = self.app.request.model_copy(update={
-            "questions": self.query_one("#length", Select).value,
-            "section": self.query_one("#section", Select).value,
-        })
+        request = self.app.request.model_copy(
+            update={
+                "questions": self.query_one("#length", Select).value,
+                "section": self.query_one("#section", Select).value,
+            }
+        )
         self.app.start_interview(request, self.query_one("#lang", Select).value)
 
     def action_resume(self) -> None:

@@ -10,8 +10,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, TextArea
 from textual.timer import Timer
+from textual.widgets import Footer, Header, TextArea
 from textual.worker import Worker, WorkerState
 
 from agent.sessions import SessionBusy
@@ -38,8 +38,15 @@ class InterviewScreen(Screen):
     ]
     PALETTE = BINDINGS[:1] + BINDINGS[2:]
 
-    def __init__(self, session: Any, start: tuple[Any, str] | None, max_follow_ups: int | None = None,
-                 gaps: dict[str, list[str]] | None = None, take_over: bool = False, unsent: str = "") -> None:
+    def __init__(
+        self,
+        session: Any,
+        start: tuple[Any, str] | None,
+        max_follow_ups: int | None = None,
+        gaps: dict[str, list[str]] | None = None,
+        take_over: bool = False,
+        unsent: str = "",
+    ) -> None:
         super().__init__()
         self.session = session
         self.take_over = take_over
@@ -125,8 +132,11 @@ class InterviewScreen(Screen):
         if event.state == WorkerState.ERROR and isinstance(event.worker.error, SessionBusy):
             self._offer_take_over(event.worker.error)
         elif event.state == WorkerState.ERROR:
-            self.notify(f"The interviewer hit an error: {event.worker.error}. Your answers are saved; "
-                        "resume from Home.", severity="error", timeout=10)
+            self.notify(
+                f"The interviewer hit an error: {event.worker.error}. Your answers are saved; resume from Home.",
+                severity="error",
+                timeout=10,
+            )
 
     def _offer_take_over(self, busy: SessionBusy) -> None:
         """The session is driven elsewhere: on resume, or at this window's next answer after another
@@ -144,15 +154,21 @@ class InterviewScreen(Screen):
                 self.app.resume_session(self.session.session_id, take_over=True, unsent=unsent)
             elif busy.unsent:
                 self.lost = busy
-                self.query_one(Transcript).add_note("Not sent: the session runs in another window now. Your answer "
-                                                    "is still in the editor; send it to be asked again, or Esc to leave.")
+                self.query_one(Transcript).add_note(
+                    "Not sent: the session runs in another window now. Your answer "
+                    "is still in the editor; send it to be asked again, or Esc to leave."
+                )
             else:
                 self.app.pop_screen()
 
         why = busy.reason.split("; ")[0]
-        self.app.push_screen(ConfirmScreen(f"{why[:1].upper()}{why[1:]}.\n\nTake it over here? The other "
-                                           "window stops at its next answer, and nothing either sent is lost."),
-                             chosen)
+        self.app.push_screen(
+            ConfirmScreen(
+                f"{why[:1].upper()}{why[1:]}.\n\nTake it over here? The other "
+                "window stops at its next answer, and nothing either sent is lost."
+            ),
+            chosen,
+        )
 
     @on(AgentEvent)
     def _event(self, message: AgentEvent) -> None:
@@ -243,7 +259,7 @@ class InterviewScreen(Screen):
     def action_send(self) -> None:
         editor = self.query_one("#answer", TextArea)
         if not editor.text.strip():
-            self.notify("Write an answer first, or press F3 for \"I don't know\".", severity="warning")
+            self.notify('Write an answer first, or press F3 for "I don\'t know".', severity="warning")
             return
         text = editor.text
         editor.clear()

@@ -47,7 +47,9 @@ class LibraryScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#library-questions", DataTable).add_columns("id", "depth", "due", "", "section", "topics", "question")
+        self.query_one("#library-questions", DataTable).add_columns(
+            "id", "depth", "due", "", "section", "topics", "question"
+        )
         self.query_one("#library-hits", DataTable).add_columns("question", "source › heading", "text")
         self.query_one("#library-hits").display = False
         self.query_one("#library-search-note").display = False
@@ -55,8 +57,10 @@ class LibraryScreen(Screen):
         notice = self.query_one("#library-problems", Static)
         notice.display = bool(problems)
         if problems:
-            notice.update(f"[red]{len(problems)} problem(s) in your questions (left out):[/]\n" +
-                          "\n".join(clean_for_display(str(p)) for p in problems))
+            notice.update(
+                f"[red]{len(problems)} problem(s) in your questions (left out):[/]\n"
+                + "\n".join(clean_for_display(str(p)) for p in problems)
+            )
         self._load()
         self.query_one("#library-query", Input).focus()
 
@@ -80,9 +84,16 @@ class LibraryScreen(Screen):
         lang = self.app.lang
         for e in self.shown:
             q = e.question
-            table.add_row(q.id, "-" if e.depth is None else f"{e.depth}/4",
-                          "-" if e.due is None else e.due.date().isoformat(), "yours" if q.yours else "",
-                          q.section.value, ", ".join(q.topics), one_line(q.prompt.get(lang), 90), key=q.id)
+            table.add_row(
+                q.id,
+                "-" if e.depth is None else f"{e.depth}/4",
+                "-" if e.due is None else e.due.date().isoformat(),
+                "yours" if q.yours else "",
+                q.section.value,
+                ", ".join(q.topics),
+                one_line(q.prompt.get(lang), 90),
+                key=q.id,
+            )
         if self.shown:
             table.move_cursor(row=min(row, len(self.shown) - 1))
 
@@ -104,14 +115,18 @@ class LibraryScreen(Screen):
         self.hits = result.hits
         note = self.query_one("#library-search-note", Static)
         note.display = True
-        note.update(f"[b]{len(result.hits)} hit(s)[/b]" + (f"  [dim]({clean_for_display(result.note)})[/]" if result.note else ""))
+        note.update(
+            f"[b]{len(result.hits)} hit(s)[/b]"
+            + (f"  [dim]({clean_for_display(result.note)})[/]" if result.note else "")
+        )
         table = self.query_one("#library-hits", DataTable)
         table.clear()
         table.display = True
         for i, hit in enumerate(result.hits):
             section = hit.heading.split(" › ")[-1]  # the note's title comes first; its section says more
-            table.add_row(hit.question_id or "-", one_line(f"{hit.source} › {section}", 48),
-                          one_line(hit.text, 80), key=str(i))
+            table.add_row(
+                hit.question_id or "-", one_line(f"{hit.source} › {section}", 48), one_line(hit.text, 80), key=str(i)
+            )
         if result.hits:
             table.focus()
 

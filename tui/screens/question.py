@@ -9,7 +9,8 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Markdown, TabbedContent, TabPane
 
-from agent.library import SearchHit, drill_now as plan_drill_now, question_markdown
+from agent.library import SearchHit, question_markdown
+from agent.library import drill_now as plan_drill_now
 from agent.planning import PlanError
 from agent.profile import ProfileError, system_clock
 from knowledge.terminal import clean_for_display
@@ -48,12 +49,10 @@ class QuestionScreen(Screen):
         note = services.bank.note_text(self.question_id) or "*No reference note.*"
         yield Header()
         with TabbedContent(initial="note" if self.heading else "rubric", id="question-tabs"):
-            with TabPane("Rubric", id="rubric"):
-                with VerticalScroll(id="rubric-body"):
-                    yield Markdown(latex_to_unicode(question_markdown(question, self.app.lang)), id="rubric-text")
-            with TabPane("Note", id="note"):
-                with VerticalScroll(id="note-body"):
-                    yield Markdown(latex_to_unicode(note), id="note-text")
+            with TabPane("Rubric", id="rubric"), VerticalScroll(id="rubric-body"):
+                yield Markdown(latex_to_unicode(question_markdown(question, self.app.lang)), id="rubric-text")
+            with TabPane("Note", id="note"), VerticalScroll(id="note-body"):
+                yield Markdown(latex_to_unicode(note), id="note-text")
         yield Footer()
 
     def on_mount(self) -> None:

@@ -51,12 +51,15 @@ class ReportScreen(Screen):
             table.add_row(str(i), q.question, f"{q.depth}/4", q.reason)
         average = self.report.average_depth
         self.query_one("#report-title", Static).update(
-            f"[b]Report for session {self.session_id}[/b]  "
-            f"({self.report.status}; average depth {average:.2f})" if average is not None else
-            f"[b]Report for session {self.session_id}[/b]  ({self.report.status})")
+            f"[b]Report for session {self.session_id}[/b]  ({self.report.status}; average depth {average:.2f})"
+            if average is not None
+            else f"[b]Report for session {self.session_id}[/b]  ({self.report.status})"
+        )
         self.query_one("#bars", Static).update("[b]Topics[/b]\n" + topic_bars(self.report))
-        study = "\n".join(f"• {s.question} / {s.key_point}: {s.statement}\n    read: {'; '.join(s.read) or 'the model answer'}"
-                          for s in self.report.study_next)
+        study = "\n".join(
+            f"• {s.question} / {s.key_point}: {s.statement}\n    read: {'; '.join(s.read) or 'the model answer'}"
+            for s in self.report.study_next
+        )
         self.query_one("#study", Static).update("[b]Study next[/b]\n" + (study or "nothing: well done"))
 
     def action_export(self, fmt: str) -> None:
@@ -65,7 +68,9 @@ class ReportScreen(Screen):
         folder = self.app.settings.home / "reports"
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{self.session_id}.{fmt}"
-        text = to_markdown(self.report, self.app.services.bank) if fmt == "md" else self.report.model_dump_json(indent=2)
+        text = (
+            to_markdown(self.report, self.app.services.bank) if fmt == "md" else self.report.model_dump_json(indent=2)
+        )
         path.write_text(text, encoding="utf-8")
         self.notify(f"Saved {path}")
 

@@ -21,26 +21,43 @@ DEPTH_NAMES = ["nothing correct", "recall", "mechanism", "reasoning", "expert"]
 
 def review_markdown(summary: QuestionSummary, question: Any, lang: str, offline: list[str] = ()) -> str:
     """`offline`: why the model failed, for each answer to this question that was scored offline instead."""
-    lines = [f"# {question.id}: depth {summary.depth}/4 ({DEPTH_NAMES[summary.depth]})", "",
-             latex_to_unicode(question.prompt.get(lang)), "", f"*{summary.reason}*", ""]
+    lines = [
+        f"# {question.id}: depth {summary.depth}/4 ({DEPTH_NAMES[summary.depth]})",
+        "",
+        latex_to_unicode(question.prompt.get(lang)),
+        "",
+        f"*{summary.reason}*",
+        "",
+    ]
     if offline:
         reasons = "; ".join(dict.fromkeys(offline))
-        lines += [f"**Scored offline** for {len(offline)} of your answers here, because the model failed: {reasons}.", ""]
+        lines += [
+            f"**Scored offline** for {len(offline)} of your answers here, because the model failed: {reasons}.",
+            "",
+        ]
     coverage = part_coverage(question, summary.covered)
     if len(coverage) > 1:
         lines += ["## Parts of the question", ""]
-        lines += [f"- {c.mark} {latex_to_unicode(c.part.get(lang))}: {c.shown} of {c.of} key point{'s' * (c.of != 1)}"
-                  + (" (with a hint)" if c.hinted else "") for c in coverage]
+        lines += [
+            f"- {c.mark} {latex_to_unicode(c.part.get(lang))}: {c.shown} of {c.of} key point{'s' * (c.of != 1)}"
+            + (" (with a hint)" if c.hinted else "")
+            for c in coverage
+        ]
         lines.append("")
     if summary.covered:
         lines += ["## What you showed", ""]
         for evidence in summary.covered:
             point = question.key_point(evidence.key_point)
             hinted = ", with a hint" if evidence.hinted else ""
-            lines += [f"- **{point.statement}** (level {point.level}{hinted})", f"  > {clean_for_display(evidence.quote)}"]
+            lines += [
+                f"- **{point.statement}** (level {point.level}{hinted})",
+                f"  > {clean_for_display(evidence.quote)}",
+            ]
     if summary.missed:
         lines += ["", "## Not shown yet", ""]
-        lines += [f"- {question.key_point(kp).statement} (level {question.key_point(kp).level})" for kp in summary.missed]
+        lines += [
+            f"- {question.key_point(kp).statement} (level {question.key_point(kp).level})" for kp in summary.missed
+        ]
     if summary.misconceptions:
         lines += ["", "## Misconceptions", ""]
         for hit in summary.misconceptions:
@@ -68,14 +85,22 @@ class ReviewScreen(Screen):
         summary = next(s for s in reversed(state["summaries"]) if s.question == self.question_id)
         question = self.app.services.bank[self.question_id]
         body = self.query_one("#review", VerticalScroll)
-        offline = [t.assessment.fallback_reason for t in state["turns"]
-                   if t.question == self.question_id and t.assessment and t.assessment.fallback_reason]
+        offline = [
+            t.assessment.fallback_reason
+            for t in state["turns"]
+            if t.question == self.question_id and t.assessment and t.assessment.fallback_reason
+        ]
         await body.mount(Markdown(review_markdown(summary, question, state.get("lang", "en"), offline)))
         if summary.references:
             await body.mount(Markdown("## References"))
             for ref in summary.references:
-                await body.mount(Collapsible(Markdown(latex_to_unicode(clean_for_display(ref.text))),
-                                             title=f"{ref.source} › {ref.heading}", collapsed=True))
+                await body.mount(
+                    Collapsible(
+                        Markdown(latex_to_unicode(clean_for_display(ref.text))),
+                        title=f"{ref.source} › {ref.heading}",
+                        collapsed=True,
+                    )
+                )
 
     def action_close(self) -> None:
         self.app.pop_screen()

@@ -20,14 +20,18 @@ class MasteryChart(Static):
     MasteryChart { height: auto; padding: 0 1; border: round $primary; }
     """
 
-    def show(self, mastery: dict[str, float], trend: list[TrendPoint], due_today: int, due_week: int,
-             rows: int = 8) -> None:
+    def show(
+        self, mastery: dict[str, float], trend: list[TrendPoint], due_today: int, due_week: int, rows: int = 8
+    ) -> None:
         if not mastery:
             self.update("No answers yet: your mastery per topic and its trend will show here.")
             return
         weakest = sorted(mastery.items(), key=lambda kv: (kv[1], kv[0]))[:rows]
         lines = [f"[b]Mastery[/b], weakest first  ·  due today {due_today}, within 7 days {due_week}"]
         lines += [f"{topic:<18} {bar(value)} {value * 100:>3.0f}%" for topic, value in weakest]
-        lines.append(f"[b]Trend[/b] {trend[0].day} {sparkline([p.mastery for p in trend])} {trend[-1].day}"
-                     if trend else "[b]Trend[/b] -")
+        lines.append(
+            f"[b]Trend[/b] {trend[0].day} {sparkline([p.mastery for p in trend])} {trend[-1].day}"
+            if trend
+            else "[b]Trend[/b] -"
+        )
         self.update("\n".join(lines))

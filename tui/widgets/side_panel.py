@@ -31,11 +31,22 @@ class SidePanel(Static):
         minutes, seconds = divmod(self.elapsed, 60)
         depth = "-" if self.depth is None else f"{self.depth}/4 {DEPTH_NAMES[self.depth]}"
         return Text.assemble(
-            (f"Question {self.number} of {self.of}\n", "bold"), f"{self.question}\n\n",
-            ("Section\n", "bold"), f"{self.section}\n\n", ("Topics\n", "bold"), f"{self.topics}\n\n",
-            ("Follow-ups ", "bold"), f"{self.follow_ups}/{self.max_follow_ups}\n",
-            ("Time ", "bold"), f"{minutes:02d}:{seconds:02d}\n", ("Depth ", "bold"), f"{depth}\n\n",
-            *((("Scored offline\n", "bold yellow"), f"the model failed: {self.scored_offline}\n\n")
-              if self.scored_offline else ()),
+            (f"Question {self.number} of {self.of}\n", "bold"),
+            f"{self.question}\n\n",
+            ("Section\n", "bold"),
+            f"{self.section}\n\n",
+            ("Topics\n", "bold"),
+            f"{self.topics}\n\n",
+            ("Follow-ups ", "bold"),
+            f"{self.follow_ups}/{self.max_follow_ups}\n",
+            ("Time ", "bold"),
+            f"{minutes:02d}:{seconds:02d}\n",
+            ("Depth ", "bold"),
+            f"{depth}\n\n",
+            *(
+                (("Scored offline\n", "bold yellow"), f"the model failed: {self.scored_offline}\n\n")
+                if self.scored_offline
+                else ()
+            ),
             ("interviewer is thinking…" if self.working else "", "italic"),
         )

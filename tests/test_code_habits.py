@@ -1,0 +1,30 @@
+"""The house rules that a linter can check: `ruff check` and `ruff format --check` pass on the tree
+(configured in pyproject.toml), so CI fails on a lint error or an unformatted file."""
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize(
+    "command", [["check", "--no-cache"], ["format", "--check", "--no-cache"]], ids=["lint", "format"]
+)
+def test_ruff_passes(command):
+    ruff = shutil.which("ruff")
+    assert ruff, "ruff is missing: pip install -e '.[test]'"
+    done = subprocess.run([ruff, *command, "."], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_ruff_would_catch_a_lint_error(tmp_path):
+    """The check above can fail: an unused import in a file under our configuration is reported."""
+    (tmp_path / "pyproject.toml").write_text((ROOT / "pyproject.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "bad.py").write_text("import os\n", encoding="utf-8")
+    done = subprocess.run(
+        [shutil.which("ruff"), "check", "--no-cache", "."], cwd=tmp_path, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 1 and "F401" in done.stdout
