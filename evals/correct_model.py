@@ -1,18 +1,19 @@
-"""Is a correct model overruled? The held-out gold replayed through the LLM brain against a local
-model that knows the answers: for each turn it returns the gold depth and, for every key point the
-answer shows, the candidate's sentence that shows it. The verifier should keep such a verdict; each
+"""Is a correct model overruled? The held-out gold (with `--split dev`, the dev split) replayed
+through the LLM brain against a local model that knows the answers: for each turn it returns the
+gold depth and, for every key point the answer shows, the candidate's sentence that shows it. The verifier should keep such a verdict; each
 turn where the verified depth differs from the gold is a correct judgement thrown away (or, above
 the gold, one the verifier let grow).
 
 The quotes are labels of their own (`evals/labels/quotes/`): two labellers who saw the question, the
 key points' statements and the answer, never the cues, the judge or its output, marked which points
-each held-out answer shows and copied the words that show them. The first pass is the model's; the
+each gold answer shows and copied the words that show them. The first pass is the model's; the
 second measures how far two honest readers agree.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -83,9 +84,17 @@ def agreement(first: Shown, second: Shown, points_of: dict[str, list[str]]) -> d
 
 @dataclass(frozen=True)
 class _Answer:
-    wrapped: str
+    text: str
+    """The answer as the model is sent it (tags neutralised), whitespace squashed."""
     prompt: str
     reply: Reply
+
+
+ANSWER_BLOCK = re.compile(r"<candidate_answer>\n(.*?)\n</candidate_answer>", re.S)
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.split())
 
 
 class CorrectModel:
@@ -103,9 +112,8 @@ class CorrectModel:
                 reply = verdict(
                     key_points=points, depth=turn.gold.depth, rationale="The labelled sentences show these points."
                 )
-                self.answers.append(_Answer(as_data(turn.answer), bank[turn.question].prompt.en, reply))
-        # The longest answer first: a short answer ("I don't know") may sit inside a longer one.
-        self.answers.sort(key=lambda a: -len(a.wrapped))
+                sent = ANSWER_BLOCK.search(as_data(turn.answer))
+                self.answers.append(_Answer(_squash(sent.group(1)), bank[turn.question].prompt.en, reply))
 
     def __call__(self, body: dict[str, Any]) -> Reply | None:
         if body.get("stream"):
@@ -113,10 +121,22 @@ class CorrectModel:
         messages = body.get("messages") or []
         user = next((m.get("content", "") for m in reversed(messages) if m.get("role") == "user"), "")
         system = next((m.get("content", "") for m in messages if m.get("role") == "system"), "")
-        found = [a for a in self.answers if a.wrapped in user]
-        same_question = [a for a in found if a.prompt in system]
-        chosen = (same_question or found or [None])[0]
-        return chosen.reply if chosen else None
+        blocks = ANSWER_BLOCK.findall(user)
+        if not blocks:
+            return None
+        # The interviewer hears the reply before judging it: talk about the conversation ("yeah so",
+        # "I just said it") is taken out and the sentences are sent one per line. So the answer is
+        # the gold one that holds most of the lines sent, the same question's first, the closest
+        # in length next.
+        lines = [_squash(line) for line in blocks[-1].splitlines() if line.strip()]
+        sent = " ".join(lines)
+
+        def fit(a: _Answer) -> tuple[bool, float, bool, int]:
+            held = sum(line in a.text for line in lines) / max(len(lines), 1)
+            return a.text == sent, held, a.prompt in system, -abs(len(a.text) - len(sent))
+
+        best = max(self.answers, key=fit, default=None)
+        return best.reply if best is not None and fit(best)[1] >= 0.5 else None
 
 
 def label_depths(transcripts: list[GoldTranscript], bank, shown: Shown) -> dict[str, int]:
@@ -170,6 +190,7 @@ def run(transcripts: list[GoldTranscript], bank, settings, shown: Shown) -> dict
         if t["depth"] != t["gold_depth"]
     ]
     return {
+        "split": "+".join(sorted({t.split for t in transcripts})),
         "turns": len(turns),
         "kept": _share([t["depth"] == t["gold_depth"] for t in turns]),
         "below_gold": sum(t["depth"] < t["gold_depth"] for t in turns),
@@ -189,7 +210,7 @@ def _share(values: list[bool]) -> float | None:
 
 def render(result: dict[str, Any]) -> str:
     lines = [
-        f"correct model, held-out: {result['turns']} turns; verified depth = gold in {result['kept']:.1%} "
+        f"correct model, {result.get('split', 'heldout')}: {result['turns']} turns; verified depth = gold in {result['kept']:.1%} "
         f"(target 90%); below gold {result['below_gold']}, above {result['above_gold']}; "
         f"QWK {result['qwk']}; offline fallbacks {result['fell_back']}",
         f"where it is lost: the level rule applied to the labelled points gives the gold depth in "

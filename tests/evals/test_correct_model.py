@@ -29,16 +29,21 @@ def bank():
 
 
 @pytest.fixture(scope="module")
-def heldout(bank):
+def gold(bank):
     transcripts, problems = load_gold([], bank)
     assert not problems
-    return [t for t in transcripts if t.split == "heldout"]
+    return transcripts
+
+
+@pytest.fixture(scope="module")
+def heldout(gold):
+    return [t for t in gold if t.split == "heldout"]
 
 
 @pytest.mark.parametrize("labels", [FIRST_PASS, SECOND_PASS], ids=["first", "second"])
-def test_every_heldout_turn_is_labelled_with_verbatim_quotes_of_its_own_points(labels, bank, heldout):
+def test_every_gold_turn_is_labelled_with_verbatim_quotes_of_its_own_points(labels, bank, gold):
     shown = load_quotes(labels)
-    turns = {f"{t.id}#{i}": turn for t in heldout for i, turn in enumerate(t.turns)}
+    turns = {f"{t.id}#{i}": turn for t in gold for i, turn in enumerate(t.turns)}
     assert set(shown) == set(turns)
     for turn_id, pairs in shown.items():
         turn = turns[turn_id]
@@ -68,6 +73,24 @@ def test_the_model_answers_each_request_with_the_verdict_of_the_answer_inside_it
             assert reply["key_points"] == expected
     assert model({"stream": True, "messages": []}) is None  # follow-ups are not its business
     assert model({"messages": [{"role": "user", "content": "an answer nobody gave"}]}) is None
+
+
+def test_the_model_knows_an_answer_as_the_interviewer_heard_it(bank, heldout):
+    """The brain is sent the reply as heard: its opening talk dropped, one sentence per line."""
+    from agent.text import sentences
+
+    model = CorrectModel(heldout, bank, load_quotes(FIRST_PASS))
+    checked = 0
+    for transcript in heldout:
+        for turn in transcript.turns:
+            said = sentences(turn.answer)
+            if len(said) < 3:
+                continue
+            heard = "\n".join(said[1:])
+            body = {"messages": assess_messages(bank[turn.question], heard, None)}
+            assert json.loads(model(body).content)["depth"] == turn.gold.depth, turn.answer[:80]
+            checked += 1
+    assert checked >= 20
 
 
 def test_agreement_counts_every_point_of_every_turn():
