@@ -37,6 +37,10 @@ class DepthRule:
     """Share of the rubric's level 1-3 points that must be shown for depth 3 (every part asked)."""
     reasoning_points_without_mechanism: int = 99
     """Level-3 points needed for depth 3 when no level-2 point is shown."""
+    parts_for_3: float = 0.0
+    """Share of the question's parts (`Question.parts`) with a point shown, needed for depth 3."""
+    expert_points_for_4: int = 1
+    """Level-4 points needed for depth 4 (at most as many as the rubric has)."""
 
 
 DEFAULT_RULE = DepthRule()
@@ -53,13 +57,17 @@ def depth_of(question: Question, covered: list[Evidence], mentioned: bool, rule:
     mechanism = count[2] > 0 or (rule.reasoning_implies_mechanism and count[3] > 0)
     if not mechanism:
         return 1
-    basic = [kp for kp in question.key_points if kp.level <= 3]
     shown = {e.key_point for e in covered}
+    basic = [kp for kp in question.key_points if kp.level <= 3]
     share = sum(kp.id in shown for kp in basic) / max(len(basic), 1)
+    parts = {kp.part for kp in question.key_points if kp.part}
+    touched = {kp.part for kp in question.key_points if kp.part and kp.id in shown}
+    parts_share = len(touched) / len(parts) if parts else 1.0
     reasoning = count[3] >= (1 if count[2] else rule.reasoning_points_without_mechanism)
-    if not (reasoning and share >= rule.share_for_3):
+    if not (reasoning and share >= rule.share_for_3 and parts_share >= rule.parts_for_3):
         return 2
-    return 4 if count[4] else 3
+    expert = sum(kp.level == 4 for kp in question.key_points)
+    return 4 if count[4] and count[4] >= min(rule.expert_points_for_4, expert) else 3
 
 
 def cap_to_recall(
