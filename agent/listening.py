@@ -37,7 +37,8 @@ REPEAT = re.compile(
 )
 WAIT = re.compile(
     r"\blet me (think|see|gather my thoughts)\b|\b(one|a|just a) (moment|sec|second|minute)\b|"
-    r"\bgive me a (moment|sec|second|minute)\b|\bhold on\b|\bthinking\b|^\s*(hmm+|um+|uh+)[\s.!…]*$|"
+    r"\bgive me a (moment|sec|second|minute)\b|\bhold on\b|\b(i'?m|i am|still) thinking\b|^\s*thinking\s*[.…!]*\s*$|"
+    r"^\s*(hmm+|um+|uh+)[\s.!…]*$|"
     r"让我想想|我想一下|我想想|想一想|等一下|等我想|稍等|等等|容我想",
     _I,
 )
@@ -70,10 +71,12 @@ CAUSAL = re.compile(
 ASK_BACK_WORDS = 25
 FILLER = re.compile(
     r"^\s*(?:(?:yeah|yes|ok(?:ay)?|so|well|hmm+|um+|uh+|sure|right|alright|good question|great question|"
-    r"thanks|thank you|honestly|basically|i mean)\b[\s,.!…:;—-]*)+|^\s*(?:(?:嗯+|好的|好|哦+|啊+|这个嘛|这个|那个|对|是的|好问题)"
-    r"[\s,，.。!！…：:；;—-]*)+",
+    r"thanks|thank you|honestly|basically|i mean)(?:[\s,.!…:;—]+|\s*-+\s+|$))+|"
+    r"^\s*(?:(?:嗯+|哦+|啊+)[\s,，.。!！…：:；;—-]*|(?:好的|好|这个嘛|这个|那个|对|是的|好问题)[\s,，.。!！…：:；;—-]+)+",
     _I,
 )
+"""Openings that are talk, not content. A word that also starts content ("right-hand", "好处", "对于",
+"这个系数") is a filler only when a pause (space or punctuation) follows it."""
 AS_I_SAID = re.compile(
     r"\bas i (said|mentioned|explained)( (before|earlier|above|already))?\b|(就像|正如)我(刚才|之前|前面)?(说|讲)(的|过)",
     _I,

@@ -23,7 +23,15 @@ from __future__ import annotations
 import re
 
 from agent.meaning import MeaningJudge
-from agent.scoring import LEVEL_NAMES, cap_to_recall, depth_of, is_keyword_list, prepare_answer, reason_for
+from agent.scoring import (
+    LEVEL_NAMES,
+    DepthRule,
+    cap_to_recall,
+    depth_of,
+    is_keyword_list,
+    prepare_answer,
+    reason_for,
+)
 from agent.state import Assessment, Evidence, Flag, LLMVerdict, MisconceptionHit
 from agent.text import clean_for_display, explains, find_cue, is_gibberish, normalise, size
 from knowledge.models import Question
@@ -89,10 +97,19 @@ model may see what the judge only half sees, but not what it does not see at all
 
 
 def anchored(question: Question, point, sentence: str, judge: MeaningJudge | None = None) -> bool:
-    """Does the candidate's sentence plausibly make this point, whatever the model says?"""
+    """Does the candidate's sentence plausibly make this point, whatever the model says? The judge
+    by meaning at a lower bar than it credits on its own, or the words the sentence shares with the
+    point (its cue phrases, or content words of its statement)."""
     if judge is not None and judge.heads is not None and judge.covers(question.id):
         bar = ANCHOR_SHARE * judge.heads.key_point.threshold
-        return judge.point_probability(question, point, sentence) >= bar and (point.level == 1 or explains(sentence))
+        if judge.point_probability(question, point, sentence) >= bar and (point.level == 1 or explains(sentence)):
+            return True
+        if not LEXICAL_BESIDE_MEANING:
+            return False
+    return _shares_words(question, point, sentence)
+
+
+def _shares_words(question: Question, point, sentence: str) -> bool:
     normalised = normalise(sentence)
     if find_cue(normalised, point.cues.all()):
         return point.level == 1 or explains(sentence)
@@ -101,6 +118,23 @@ def anchored(question: Question, point, sentence: str, judge: MeaningJudge | Non
         return len(shared) >= 2
     on_topic = shared | (_anchors(sentence) & _anchors(question.prompt.en + " " + question.prompt.zh))
     return explains(sentence) and len(shared) >= 1 and len(on_topic) >= 2
+
+
+LEXICAL_BESIDE_MEANING = True
+"""A claim the judge by meaning does not see is still anchored by the words it shares with the
+point: the judge misses many plain correct sentences (it credits 55% of the points blind labellers
+saw in the dev answers), and the model may read them right."""
+
+
+BOUND_RULE = DepthRule(reasoning_implies_mechanism=True, share_for_3=0.0, reasoning_points_without_mechanism=1)
+"""What verified points can support at most: a level needs one verified point at or above it (a
+reasoning point also shows the mechanism). Looser than the offline judge's rule, which must decide
+alone; the model's depth is the judgement within this bound (on the dev split's correct-model replay
+the offline rule as the bound kept 84.0% of correct verdicts, this one 87.3%)."""
+FLOOR_SLACK = 1
+"""How far a model that has read the answer (one of its own claims verified) may go below the
+offline judge's depth without naming a wrong claim. The offline evidence is kept either way; a model
+that verifies nothing ("off-topic", "nothing shown") cannot lower the offline depth at all."""
 
 
 def verified_assessment(
@@ -119,6 +153,7 @@ def verified_assessment(
     levels = {kp.id: kp.level for kp in question.key_points}
     evidence: dict[str, Evidence] = {}
     mentioned = False
+    engaged = False
     dropped = 0
     uses: dict[str, int] = {}
     # An answer that talks to the grader may have talked the model round too: then only claims the
@@ -138,7 +173,7 @@ def verified_assessment(
             dropped += 1
             continue
         uses[sentence] = uses.get(sentence, 0) + 1
-        mentioned = True
+        mentioned = engaged = True
         if claim.status == "covered":
             evidence[claim.id] = Evidence(key_point=claim.id, level=levels[claim.id], quote=sentence, how="llm")
 
@@ -177,18 +212,21 @@ def verified_assessment(
         flags.append(Flag(said[0]) if said else Flag.off_topic)
 
     cap = 1 if capped else 4
-    floor = offline.answer_depth if offline is not None and not capped else 0
-    answer_depth = max(min(verdict.depth, depth_of(question, list(evidence.values()), mentioned), cap), floor)
+    slack = FLOOR_SLACK if engaged else 0
+    floor = max(offline.answer_depth - slack, 0) if offline is not None and not capped else 0
+    answer_depth = max(
+        min(verdict.depth, depth_of(question, list(evidence.values()), mentioned, BOUND_RULE), cap), floor
+    )
     prior_covered = list(prior.covered) if prior else []
     known = {e.key_point for e in prior_covered}
     new = [e for e in evidence.values() if e.key_point not in known]
     covered = prior_covered + new
-    supported = min(depth_of(question, covered, mentioned or bool(prior and prior.depth)), cap)
+    supported = min(depth_of(question, covered, mentioned or bool(prior and prior.depth), BOUND_RULE), cap)
     depth = max(
         prior.depth if prior else 0,
         min(verdict.depth, supported),
         answer_depth,
-        offline.depth if offline is not None and not capped else 0,
+        max(offline.depth - slack, 0) if offline is not None and not capped else 0,
     )
     shown = {e.key_point for e in covered}
     missed = [kp.id for kp in sorted(question.key_points, key=lambda k: k.level) if kp.id not in shown]

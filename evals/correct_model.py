@@ -20,6 +20,7 @@ from typing import Any
 
 from pydantic import SecretStr
 
+from agent.listening import strip_meta
 from agent.llm_prompts import as_data
 from evals.gold import GoldTranscript
 from evals.metrics import _round, qwk
@@ -87,7 +88,8 @@ class _Answer:
     text: str
     """The answer as the model is sent it (tags neutralised), whitespace squashed."""
     prompt: str
-    reply: Reply
+    depth: int
+    shown: list[tuple[str, str]]
 
 
 ANSWER_BLOCK = re.compile(r"<candidate_answer>\n(.*?)\n</candidate_answer>", re.S)
@@ -108,12 +110,12 @@ class CorrectModel:
                 turn_id = f"{transcript.id}#{index}"
                 if turn_id not in shown:
                     self.unlabelled.append(turn_id)
-                points = [{"id": kp, "status": "covered", "quote": quote} for kp, quote in shown.get(turn_id, [])]
-                reply = verdict(
-                    key_points=points, depth=turn.gold.depth, rationale="The labelled sentences show these points."
-                )
                 sent = ANSWER_BLOCK.search(as_data(turn.answer))
-                self.answers.append(_Answer(_squash(sent.group(1)), bank[turn.question].prompt.en, reply))
+                self.answers.append(
+                    _Answer(
+                        _squash(sent.group(1)), bank[turn.question].prompt.en, turn.gold.depth, shown.get(turn_id, [])
+                    )
+                )
 
     def __call__(self, body: dict[str, Any]) -> Reply | None:
         if body.get("stream"):
@@ -136,7 +138,19 @@ class CorrectModel:
             return a.text == sent, held, a.prompt in system, -abs(len(a.text) - len(sent))
 
         best = max(self.answers, key=fit, default=None)
-        return best.reply if best is not None and fit(best)[1] >= 0.5 else None
+        if best is None or fit(best)[1] < 0.5:
+            return None
+        points = [{"id": kp, "status": "covered", "quote": _as_heard(quote, sent)} for kp, quote in best.shown]
+        return verdict(key_points=points, depth=best.depth, rationale="The labelled sentences show these points.")
+
+
+def _as_heard(quote: str, sent: str) -> str:
+    """The labelled words as the model was sent them: an honest model quotes what it read, so a
+    quote that opened with talk the interviewer took out ("Okay, ...") loses that opening."""
+    if _squash(quote) in sent:
+        return quote
+    heard = " ".join(strip_meta(quote).splitlines())
+    return heard if heard and _squash(heard) in sent else quote
 
 
 def label_depths(transcripts: list[GoldTranscript], bank, shown: Shown) -> dict[str, int]:

@@ -154,3 +154,24 @@ def test_every_clarifying_question_of_the_bank_is_heard_as_one_and_finds_its_ans
 )
 def test_a_tentative_answer_or_a_hint_request_is_not_a_clarifying_question(text):
     assert hear(text).heard is None
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Thinking Machines showed that at temperature 0 a thousand identical prompts gave 80 different completions.",
+        "Right-hand side is the KL to the reference.",
+        "对于每个 token，ratio 都会被 clip。",
+        "好处是方差小，代价是有偏。",
+        "这个系数偶尔会特别大，所以要截断。",
+    ],
+)
+def test_words_that_only_look_like_talk_are_kept_whole(sentence):
+    """Hearing takes out openings like "thinking...", "好，" or "对，"; content that starts with the
+    same letters (a lab's name, 对于, 好处, 这个系数) is judged as written."""
+    assert strip_meta(sentence) == sentence
+
+
+def test_openings_followed_by_a_pause_are_talk():
+    assert strip_meta("嗯，这个，PPO 的 clip 是把比率限制在 1±ε。") == "PPO 的 clip 是把比率限制在 1±ε。"
+    assert strip_meta("Thinking... Okay, so the ratio is clipped.") == "the ratio is clipped."

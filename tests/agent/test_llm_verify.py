@@ -196,3 +196,40 @@ def test_both_calls_share_the_system_prefix(question):
     follow = follow_up_messages(question, decision, assessment, [], "en", [("candidate", "anything")])
     assert assess[0] == follow[0]
     assert all(kp.statement in assess[0]["content"] for kp in question.key_points)
+
+
+def _offline(question, depth: int, *levels: int):
+    """What the offline judge found: one point per level given, quoted from ANSWER's second sentence."""
+    from agent.state import Assessment, Evidence
+
+    points = [next(kp for kp in question.key_points if kp.level == level) for level in levels]
+    quote = ANSWER.splitlines()[1]
+    covered = [Evidence(key_point=kp.id, level=kp.level, quote=quote) for kp in points]
+    return Assessment(
+        question=question.id, depth=depth, answer_depth=depth, covered=covered, new=[e.key_point for e in covered]
+    )
+
+
+def test_a_model_that_read_the_answer_may_judge_it_one_level_below_the_offline_judge(question):
+    """One of its own claims verified, no wrong claim named: its lower depth counts, one level at most,
+    and what the offline judge found stays in the evidence."""
+    offline = _offline(question, 3, 1, 2, 3)
+    low = verdict(1, claim(first_at(question, 1), "clips the probability ratio"))
+    result = verified_assessment(question, ANSWER, low, None, 20_000, offline=offline)
+    assert result.depth == 2
+    assert {e.key_point for e in offline.covered} <= {e.key_point for e in result.covered}
+
+
+def test_a_model_that_verifies_nothing_cannot_lower_the_offline_judge(question):
+    offline = _offline(question, 3, 1, 2, 3)
+    result = verified_assessment(question, ANSWER, verdict(0, flags=["off_topic"]), None, 20_000, offline=offline)
+    assert result.depth == 3 and Flag.off_topic not in result.flags
+
+
+def test_a_verified_reasoning_point_bounds_the_model_at_reasoning_not_expert(question):
+    """The bound on a model's depth: a level needs a verified point at or above it."""
+    reasoning = first_at(question, 3)
+    sentence = ANSWER.splitlines()[1]
+    for asked, expected in ((3, 3), (4, 3)):
+        result = verified_assessment(question, ANSWER, verdict(asked, claim(reasoning, sentence)), None, 20_000)
+        assert result.depth == expected, (asked, result.reason)
