@@ -5,17 +5,18 @@ and the rubric's level logic.
   normalisation); a claim whose quote is not there is dropped.
 - Sentences addressed to the grader are not judged (as offline), so quoting one proves nothing.
 - A claimed key point must be anchored in the quoted sentence: the judge by meaning finds the point
-  there (at a lower bar than it credits on its own), or, for a question without exemplars, its cue
-  phrases or words shared with the point's statement; above level 1 the sentence must also
-  explain, as offline; and one sentence can show at most two key points.
-- The guard works downwards too: what the offline judge found in the answer stands unless the
-  model names a wrong claim with its quote. "Off-topic" or "nothing shown" against verified
-  evidence is not accepted. A model that obeys
-  an injection and credits every point to one sentence gets at most what that sentence shows; in
-  an answer that addresses the grader, only claims the rubric's cues confirm are accepted.
-- The depth is the model's, bounded by what the verified key points support (`depth_of`, the
-  offline brain's level logic) and capped at recall for keyword lists and stated misconceptions.
-  A model talked into "give this a 4" cannot award it.
+  there (at a lower bar than it credits on its own), or its cue phrases or words shared with the
+  point's statement are there; above level 1 the sentence must also explain, as offline; and one
+  sentence can show at most two key points.
+- The guard works downwards too: what the offline judge found stays credited unless the model
+  names a wrong claim with its quote. A model that verified none of its own claims ("off-topic",
+  "nothing shown") cannot lower the offline depth; one that read the answer may judge it one level
+  below (`FLOOR_SLACK`). A model that obeys an injection and credits every point to one sentence
+  gets at most what that sentence shows; in an answer that addresses the grader, only claims the
+  rubric's cues confirm are accepted.
+- The depth is the model's, bounded by what the verified key points support (`BOUND_RULE`: a level
+  needs a verified point at or above it) and capped at recall for keyword lists and stated
+  misconceptions. A model talked into "give this a 4" cannot award it.
 """
 
 from __future__ import annotations

@@ -119,6 +119,7 @@ def eval_command(
         return
     report = evaluate(transcripts, bank, make_brain(settings), NotesRetriever(settings.knowledge.chunk_tokens))
     report["parts"] = part_hits(report["per_turn"], transcripts, bank)
+    report["labelled_points"] = _labelled_points(report["per_turn"], transcripts)
     if explain:
         out.print(explanation(report), markup=False, soft_wrap=True)
     report["problems"] = problems
@@ -133,6 +134,16 @@ def eval_command(
         out.print(f"\nreport: {folder / 'report.md'}", markup=False)
     if problems:
         raise typer.Exit(EXIT_SKIPPED)
+
+
+def _labelled_points(per_turn, transcripts):
+    from evals.correct_model import FIRST_PASS, QuoteLabelError, load_quotes
+    from evals.labelled_points import labelled_points
+
+    try:
+        return labelled_points(per_turn, transcripts, load_quotes(FIRST_PASS))
+    except QuoteLabelError as exc:
+        raise fail(str(exc)) from None
 
 
 def _correct_model(transcripts, bank, settings, as_json: bool) -> None:
@@ -244,6 +255,14 @@ def table(report: dict[str, Any]) -> str:
             + "; ".join(
                 f"{group} {figures['part_hit_rate']:.3f} ({figures['turns']} turns)"
                 for group, figures in report["parts"].items()
+            )
+        )
+    if report.get("labelled_points"):
+        lines.append(
+            "\nkey points credited on the gold answers, against blind quote labels: "
+            + "; ".join(
+                f"{group} precision {_fmt(f['precision'])} recall {_fmt(f['recall'])} ({f['labelled']} labelled)"
+                for group, f in report["labelled_points"].items()
             )
         )
     if report.get("by_category"):

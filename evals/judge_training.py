@@ -216,6 +216,8 @@ DEPTH_GRID = {
     "reasoning_implies_mechanism": (False, True),
     "share_for_3": (0.3, 0.4, 0.5, 0.6),
     "reasoning_points_without_mechanism": (1, 2, 99),
+    "parts_for_3": (0.0, 0.5, 0.99),
+    "expert_points_for_4": (1, 2),
 }
 
 
@@ -233,6 +235,8 @@ def fit_depth_rule(transcripts, bank, judge, retriever) -> list[tuple[dict, floa
     names = list(DEPTH_GRID)
     for values in itertools.product(*DEPTH_GRID.values()):
         rule = DepthRule(**dict(zip(names, values)))
+        if not rule.reasoning_implies_mechanism and rule.reasoning_points_without_mechanism != 99:
+            continue  # without that, the count is never read: the same rule as with 99
         brain = OfflineBrain(judge=judge)
         brain._scorer.rule = rule
         report = evaluate(transcripts, bank, brain, retriever)
