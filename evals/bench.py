@@ -114,9 +114,9 @@ def length_samples(answers: Sequence[tuple[str, str]], per_bucket: int) -> dict[
         made = []
         for question_id, pieces in sorted(by_question.items()):
             for start in range(len(pieces)):
-                answer = grow_answer(pieces[start:] + pieces[:start], low, high)
-                if answer is not None and (low > 0 or answer == pieces[start]):
-                    made.append((question_id, answer))
+                grown = grow_answer(pieces[start:] + pieces[:start], low, high)
+                if grown is not None and (low > 0 or grown == pieces[start]):
+                    made.append((question_id, grown))
         samples[name] = spread(made, per_bucket)
     return samples
 
@@ -257,6 +257,7 @@ def run_process(args: Sequence[str], env: dict[str, str], stdin: str = "") -> Pr
     with tempfile.TemporaryFile() as stderr:
         started = time.perf_counter()
         proc = subprocess.Popen(args, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr)
+        assert proc.stdin is not None and proc.stdout is not None  # both opened with PIPE
         try:
             proc.stdin.write(stdin.encode())
             proc.stdin.close()

@@ -111,6 +111,7 @@ class CorrectModel:
                 if turn_id not in shown:
                     self.unlabelled.append(turn_id)
                 sent = ANSWER_BLOCK.search(as_data(turn.answer))
+                assert sent is not None  # as_data always wraps the answer in the block
                 self.answers.append(
                     _Answer(
                         _squash(sent.group(1)), bank[turn.question].prompt.en, turn.gold.depth, shown.get(turn_id, [])
@@ -160,6 +161,8 @@ def label_depths(transcripts: list[GoldTranscript], bank, shown: Shown) -> dict[
     from agent.state import Evidence
 
     depths: dict[str, int] = {}
+    question_id: str | None
+    points: dict[str, Evidence]
     for transcript in transcripts:
         question_id, points = None, {}
         for index, turn in enumerate(transcript.turns):

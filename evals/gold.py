@@ -52,7 +52,7 @@ class GoldTurn(BaseModel):
 
     question: str
     asked: str | None = None
-    answer: str | None = ""
+    answer: str = ""
     trap: str | None = None
     gold: GoldLabel
 
@@ -89,10 +89,10 @@ def load_gold_file(path: Path, known_questions: set[str] | Mapping[str, Question
     except ValidationError as exc:
         err = exc.errors()[0]
         loc = err["loc"]
-        turn = f", turn {loc[1]}" if len(loc) > 1 and loc[0] == "turns" and isinstance(loc[1], int) else ""
+        which_turn = f", turn {loc[1]}" if len(loc) > 1 and loc[0] == "turns" and isinstance(loc[1], int) else ""
         line = line_of(data, loc)
         field = ".".join(str(p) for p in loc)
-        raise GoldError(f"{path}{':' + str(line) if line else ''}{turn}: field {field}: {err['msg']}") from None
+        raise GoldError(f"{path}{':' + str(line) if line else ''}{which_turn}: field {field}: {err['msg']}") from None
     for i, turn in enumerate(transcript.turns):
         if turn.question not in known_questions:
             raise GoldError(f"{path}, turn {i}: unknown question id {turn.question!r}")

@@ -10,6 +10,7 @@ set only chooses the depth rule (see `scoring.DepthRule`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -47,15 +48,23 @@ def embed_exemplars(bank, embed, log=print) -> int:
     )
     path = EXEMPLAR_DIR / VECTORS_FILE
     old = load_vectors(path)
-    known = old.keys if old is not None and old.spec == "e5" else {}
+    kept = old if old is not None and old.spec == "e5" else None
+    known = kept.keys if kept is not None else {}
     fresh = [t for t in texts if text_key(t) not in known]
-    vectors = {}
+    vectors: dict[str, np.ndarray] = {}
     for start in range(0, len(fresh), BATCH):
         batch = fresh[start : start + BATCH]
         for text, vector in zip(batch, np.asarray(embed(batch), dtype=np.float32)):
             vectors[text] = vector
         log(f"embedded {min(start + BATCH, len(fresh))}/{len(fresh)}")
-    matrix = np.stack([vectors[t] if t in vectors else old.matrix[old.keys[text_key(t)]] for t in texts])
+
+    def vector_of(t: str) -> np.ndarray:
+        if t in vectors:
+            return vectors[t]
+        assert kept is not None  # a text not embedded now is one the stored e5 file holds
+        return kept.matrix[kept.keys[text_key(t)]]
+
+    matrix = np.stack([vector_of(t) for t in texts])
     save_vectors(path, "e5", texts, matrix)
     return len(fresh)
 
@@ -182,6 +191,8 @@ def summary(head: LogisticHead, x: np.ndarray, y: np.ndarray, kind: np.ndarray) 
 
 
 def train_heads(judge: MeaningJudge, bank, max_false_positive: float = 0.04) -> tuple[Heads, dict]:
+    if judge.vectors is None:
+        raise ValueError("the judge has no exemplar vectors: run `rl-interview judge embed` first")
     projection = principal_directions(judge.vectors.matrix)
     data = training_set(judge, bank, projection)
     dim = projection.shape[1]
@@ -231,10 +242,11 @@ def fit_depth_rule(transcripts, bank, judge, retriever) -> list[tuple[dict, floa
     from evals.metrics import depth_metrics
     from evals.replay import evaluate
 
-    results = []
+    results: list[tuple[dict[str, Any], float]] = []
     names = list(DEPTH_GRID)
     for values in itertools.product(*DEPTH_GRID.values()):
-        rule = DepthRule(**dict(zip(names, values)))
+        params: dict[str, Any] = dict(zip(names, values))  # the grid mixes bool, float and int knobs
+        rule = DepthRule(**params)
         if not rule.reasoning_implies_mechanism and rule.reasoning_points_without_mechanism != 99:
             continue  # without that, the count is never read: the same rule as with 99
         brain = OfflineBrain(judge=judge)
@@ -242,5 +254,8 @@ def fit_depth_rule(transcripts, bank, judge, retriever) -> list[tuple[dict, floa
         report = evaluate(transcripts, bank, brain, retriever)
         gold = [r["gold_depth"] for r in report["per_turn"]]
         pred = [r["depth"] for r in report["per_turn"]]
-        results.append((dict(zip(names, values)), depth_metrics(gold, pred)["qwk"]))
+        qwk = depth_metrics(gold, pred)["qwk"]
+        if qwk is None:
+            raise ValueError("QWK is undefined on these transcripts (fewer than two turns, or no variance)")
+        results.append((params, qwk))
     return sorted(results, key=lambda r: -r[1])

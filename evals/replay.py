@@ -26,7 +26,7 @@ from agent.retrieval import Retriever
 from agent.state import Assessment, CandidateAction, Decision, Heard, Turn
 from agent.text import CJK_CHAR, WORD
 from agent.wording import respond
-from evals.gold import GoldTranscript, GoldTurn
+from evals.gold import Action, GoldTranscript, GoldTurn
 from evals.metrics import confusion, depth_metrics, percentile
 from knowledge.bank import Bank
 from knowledge.embeddings import HashEmbedding
@@ -46,7 +46,7 @@ class TurnResult:
     trap: str | None
     gold_depth: int
     depth: int
-    gold_next: list[str] | None
+    gold_next: list[Action] | None
     next: str
     follow_up: str | None
     probe_any: list[str] | None
@@ -240,10 +240,10 @@ def _summary(
     labelled_next = [r for r in results if r.gold_next]
     probes = [probe_of(r) for r in results if r.probe_any]
     traps = [r for r in results if r.trap]
-    trap_passes = [TurnResult.trap_passed.fget(_with_depth(r, depth(r))) for r in traps]
+    trap_passes = [bool(_with_depth(r, depth(r)).trap_passed) for r in traps]  # never None: r.trap is set
     return {
         **depth_metrics(gold, pred),
-        "next_action_accuracy": _share([next_of(r) in r.gold_next for r in labelled_next]),
+        "next_action_accuracy": _share([next_of(r) in (r.gold_next or ()) for r in labelled_next]),
         "probe_hit_rate": _share([bool(p) for p in probes]),
         "trap_pass_rate": _share(trap_passes),
     }

@@ -14,7 +14,7 @@ import socket
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -75,7 +75,7 @@ class LLMServer:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}/v1"
 
-    def script(self, assess: list[Reply] = (), follow_up: list[Reply] = ()) -> None:
+    def script(self, assess: Iterable[Reply] = (), follow_up: Iterable[Reply] = ()) -> None:
         self.assess_replies.extend(assess)
         self.follow_up_replies.extend(follow_up)
 

@@ -24,12 +24,15 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from agent.scoring import RubricScorer
 from knowledge.bank import Bank
+
+if TYPE_CHECKING:  # langchain_core comes with langgraph; only its types are used here
+    from langchain_core.runnables import RunnableConfig
 
 ADVERSARIAL = Path(__file__).parent / "adversarial" / "answers.yaml"
 
@@ -231,7 +234,7 @@ async def _session_with_fault(bank: Bank, provider, fault: str) -> str | None:
         provider.stop()
     graph = builder.compile(checkpointer=InMemorySaver(serde=checkpoint_serde()))
     context = InterviewContext(bank=bank, brain=LLMBrain(_llm_settings(provider.url)), retriever=NotesRetriever())
-    config = {"configurable": {"thread_id": f"selftest-{fault}"}}
+    config: RunnableConfig = {"configurable": {"thread_id": f"selftest-{fault}"}}
     answers = [
         "PPO clips the probability ratio so that one update cannot move the policy too far.",
         "It takes the minimum of the clipped and unclipped terms, which makes the objective pessimistic.",
@@ -333,7 +336,7 @@ ANSWERS = [
 ]
 
 
-def _cli(home: Path, *args: str, **kwargs: Any) -> subprocess.Popen:
+def _cli(home: Path, *args: str, **kwargs: Any) -> subprocess.Popen[str]:
     env = {
         **os.environ,
         "RL_INTERVIEW_HOME": str(home),
@@ -352,8 +355,15 @@ def _cli(home: Path, *args: str, **kwargs: Any) -> subprocess.Popen:
     )
 
 
-def _until_waiting(process: subprocess.Popen) -> bool:
+def _send(process: subprocess.Popen[str], text: str) -> None:
+    assert process.stdin is not None  # _cli opens it with stdin=PIPE
+    process.stdin.write(text)
+    process.stdin.flush()
+
+
+def _until_waiting(process: subprocess.Popen[str]) -> bool:
     """Read events until the interviewer waits for a reply (True) or the session ends (False)."""
+    assert process.stdout is not None  # _cli opens it with stdout=PIPE
     for line in process.stdout:
         kind = json.loads(line)["type"]
         if kind in ("ask", "follow_up", "hint"):
@@ -374,12 +384,10 @@ def crash_suite(kill_points: int = 3) -> Suite:
             process = _cli(home, "interview", "--plain", "--jsonl", *plan)
             _until_waiting(process)
             for answer in ANSWERS[:point]:  # acknowledged: the interviewer replied to each
-                process.stdin.write(answer + "\n\n")
-                process.stdin.flush()
+                _send(process, answer + "\n\n")
                 sent.append(answer)
                 _until_waiting(process)
-            process.stdin.write(ANSWERS[point] + "\n\n")  # in flight when the process dies
-            process.stdin.flush()
+            _send(process, ANSWERS[point] + "\n\n")  # in flight when the process dies
             time.sleep(random.Random(point).uniform(0, 0.3))
             process.send_signal(signal.SIGKILL)
             process.wait()
@@ -389,14 +397,13 @@ def crash_suite(kill_points: int = 3) -> Suite:
             for answer in ANSWERS[point + 1 :]:  # whatever the resumed session asks
                 if not waiting:
                     break
-                resumed.stdin.write(answer + "\n\n")
-                resumed.stdin.flush()
+                _send(resumed, answer + "\n\n")
                 sent.append(answer)
                 waiting = _until_waiting(resumed)
             while waiting:
-                resumed.stdin.write("/skip\n")
-                resumed.stdin.flush()
+                _send(resumed, "/skip\n")
                 waiting = _until_waiting(resumed)
+            assert resumed.stdin is not None  # _cli opens it with stdin=PIPE
             resumed.stdin.close()
             resumed.wait(timeout=60)
             report = subprocess.run(

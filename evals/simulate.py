@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import yaml
 from langgraph.checkpoint.memory import InMemorySaver
@@ -36,11 +36,14 @@ from agent.prompts import load_yaml
 from agent.report import build_report
 from agent.retrieval import Retriever
 from agent.runner import checkpoint_serde
-from agent.state import Heard, Turn
+from agent.state import Heard, InterviewState, Turn
 from agent.text import CJK_CHAR
 from agent.wording import carries_content, opening
 from knowledge.bank import Bank
 from knowledge.models import Question
+
+if TYPE_CHECKING:  # langchain_core comes with langgraph; only its types are used here
+    from langchain_core.runnables import RunnableConfig
 
 MAX_STEPS = 200
 FILLER = (
@@ -302,7 +305,7 @@ async def play(
 ) -> SessionRun:
     graph = builder.compile(checkpointer=InMemorySaver(serde=checkpoint_serde()))
     context = InterviewContext(bank=bank, brain=brain, retriever=retriever, max_hints=max_hints)
-    config = {"configurable": {"thread_id": f"{persona}-{seed}"}}
+    config: RunnableConfig = {"configurable": {"thread_id": f"{persona}-{seed}"}}
     lang = SESSION_LANG.get(persona, "en")
     rng = random.Random(seed)
     answer_for = PERSONAS[persona]
@@ -327,7 +330,7 @@ async def play(
         waited.append(turn)
         sent.append(reply["text"])
         payload = Command(resume=reply)
-    state = (await graph.aget_state(config)).values
+    state = cast(InterviewState, (await graph.aget_state(config)).values)  # the graph's state schema
     report = build_report(state, bank)
     depths = [q.depth for q in report.questions]
     run = SessionRun(persona, seed, sum(depths) / len(depths) if depths else 0.0, depths)
@@ -344,7 +347,7 @@ async def play(
 
 def inspect(
     run: SessionRun,
-    state: dict,
+    state: InterviewState,
     waited: list[dict],
     sent: list[str],
     bank: Bank,
@@ -459,9 +462,10 @@ def _inspect_question(
             if first_follow_up:
                 run.check("first follow-up on an untouched part", ok, f"{question.id}: {decision.target}")
         first_follow_up = first_follow_up and decision.action != "follow_up"
-        if same and after["kind"] in ("follow_up", "hint"):
+        if same and after is not None and after["kind"] in ("follow_up", "hint"):
             _inspect_quotes(run, question, after["text"], " ".join(said))
-        if decision.action == "hint" and same:
+        if decision.action == "hint" and same and after is not None:
+            assert decision.target is not None  # a hint always names its key point (policy.next_decision)
             point = question.key_point(decision.target)
             run.check(
                 "hints never give the statement away",
@@ -475,7 +479,7 @@ def _inspect_heard(run: SessionRun, question: Question, step: Step, same: bool, 
     turn, after, text = step.turn, step.after, step.turn.answer
     if PROTEST.search(text[:60]):
         run.check("protests recognised", turn.heard is Heard.already_said, text[:60])
-        if turn.heard is Heard.already_said and same and after["kind"] != "ask":
+        if turn.heard is Heard.already_said and same and after is not None and after["kind"] != "ask":
             run.check(
                 "protests answered and moved on",
                 opening(after["text"]) in protest_openings and after.get("target") != turn.target,
@@ -489,16 +493,17 @@ def _inspect_heard(run: SessionRun, question: Question, step: Step, same: bool, 
         or (short and text.rstrip().endswith("?") and CLARIFY.search(text))
     ):
         answered = turn.heard is Heard.clarify and after is not None
+        said_back = after["text"] if answered and after is not None else ""  # only read when answered
         if entry is not None:
             run.check(
                 "clarifying questions answered",
-                answered and (entry.answer.en in after["text"] or entry.answer.zh in after["text"]),
+                answered and (entry.answer.en in said_back or entry.answer.zh in said_back),
                 text,
             )
         run.check(
             "clarified question asked again",
-            (answered and step.before["text"] in after["text"])
-            or (answered and bool(step.before.get("base")) and step.before["base"] in after["text"]),
+            (answered and step.before["text"] in said_back)
+            or (answered and bool(step.before.get("base")) and step.before["base"] in said_back),
             text,
         )
     if short and REPEAT.search(text):
