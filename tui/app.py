@@ -64,7 +64,7 @@ class InterviewApp(App[None]):
         self._brain = brain
         self._retriever = retriever
         self._stack = contextlib.AsyncExitStack()
-        self._on_ready: list[Callable[[], None]] = []
+        self._on_ready: list[Callable[[], object]] = []
         self.drill = drill
         self.start_now = start_now
 
@@ -112,8 +112,8 @@ class InterviewApp(App[None]):
         for screen in self.screen_stack:
             screen.post_message(ServicesFailed(message.error))
 
-    def when_ready(self, callback: Callable[[], None]) -> None:
-        """Run `callback` now if the interviewer is loaded, else as soon as it is."""
+    def when_ready(self, callback: Callable[[], object]) -> None:
+        """Run `callback` now if the interviewer is loaded, else as soon as it is (what it returns is dropped)."""
         if self.services is not None:
             callback()
         else:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Literal, cast
 
 import typer
 
@@ -132,7 +133,7 @@ async def _plain_session(
     from agent.app import open_services
     from agent.plain import LineReader, Renderer, drive
 
-    sys.stdout.reconfigure(encoding="utf-8", errors="replace")
+    cast(io.TextIOWrapper, sys.stdout).reconfigure(encoding="utf-8", errors="replace")  # the console's stream
     async with open_services(settings) as services:
         for problem in services.bank.problems:
             print(f"left out: {problem}", file=sys.stderr)
@@ -215,7 +216,7 @@ def progress(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
         return
     from tui.progress_view import progress_text
 
-    sys.stdout.reconfigure(encoding="utf-8", errors="replace")
+    cast(io.TextIOWrapper, sys.stdout).reconfigure(encoding="utf-8", errors="replace")  # the console's stream
     sys.stdout.write(progress_text(built))
 
 

@@ -4,6 +4,7 @@ as Unicode. Not a TeX engine: it covers what interview formulas use and leaves t
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 SYMBOLS = {
     r"\alpha": "α",
@@ -69,11 +70,16 @@ SUBSCRIPT = str.maketrans("0123456789+-=()aeiojkrtvx", "₀₁₂₃₄₅₆₇
 INLINE_MATH = re.compile(r"\$\$(.+?)\$\$|\$(?!\s)([^$\n]+?)(?<!\s)\$", re.DOTALL)
 
 
-def _script(body: str, table: dict[int, str], marker: str) -> str:
+def _script(body: str, table: dict[int, int], marker: str) -> str:
     """Unicode super/subscript when every character has one, else the plain marked form."""
     if body and all(ord(ch) in table for ch in body):
         return body.translate(table)
     return f"{marker}{body}" if len(body) == 1 else f"{marker}({body})"
+
+
+def _literal(text: str) -> Callable[[re.Match[str]], str]:
+    """A `re.sub` replacement that inserts `text` as it is (its backslashes are not escapes)."""
+    return lambda _m: text
 
 
 def _convert(expr: str) -> str:
@@ -85,7 +91,7 @@ def _convert(expr: str) -> str:
     expr = re.sub(r"\\hat\{?([A-Za-z])\}?", lambda m: m.group(1) + "\u0302", expr)
     expr = re.sub(r"\\bar\{?([A-Za-z])\}?", lambda m: m.group(1) + "\u0304", expr)
     for name in sorted(SYMBOLS, key=len, reverse=True):
-        expr = re.sub(re.escape(name) + r"(?![A-Za-z])", lambda _m, n=name: SYMBOLS[n], expr)
+        expr = re.sub(re.escape(name) + r"(?![A-Za-z])", _literal(SYMBOLS[name]), expr)
     expr = re.sub(r"\^\{([^{}]*)\}|\^(\S)", lambda m: _script(m.group(1) or m.group(2), SUPERSCRIPT, "^"), expr)
     expr = re.sub(r"_\{([^{}]*)\}|_(\w)", lambda m: _script(m.group(1) or m.group(2), SUBSCRIPT, "_"), expr)
     previous = None

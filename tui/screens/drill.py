@@ -6,17 +6,17 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from agent.drill import DrillItem, DrillOptions, drill_of, drill_queue
 from agent.planning import PlanError
 from agent.profile import ProfileError, mastery, system_clock
 from agent.progress import due_counts, trend
+from tui.screens.base import AppScreen
 from tui.widgets.mastery_chart import MasteryChart
 
 
-class DrillScreen(Screen):
+class DrillScreen(AppScreen):
     BINDINGS = [Binding("enter", "start", "Start drill here", priority=True), Binding("escape", "back", "Back")]
     PALETTE = BINDINGS
 

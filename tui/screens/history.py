@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
+from tui.screens.base import AppScreen
 
-class HistoryScreen(Screen):
+
+class HistoryScreen(AppScreen):
     BINDINGS = [Binding("enter", "open", "Open / resume", priority=True), Binding("escape", "back", "Back")]
     PALETTE = BINDINGS
 
@@ -31,6 +32,7 @@ class HistoryScreen(Screen):
         if not table.row_count:
             return
         session_id = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        assert session_id is not None  # every row is added with its session's id as key
         row = self.app.services.index.get(session_id)
         self.app.pop_screen()
         if row and row.status == "active":

@@ -8,11 +8,11 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Footer, Header, Label, LoadingIndicator, Select, Static
 
 from agent.sessions import SessionDBError, SessionIndex
 from tui.messages import ServicesFailed, ServicesReady
+from tui.screens.base import AppScreen
 from tui.topics import topic_summary
 
 LENGTHS = [(f"{n} questions", n) for n in (3, 6, 10, 15)]
@@ -40,7 +40,7 @@ def unfinished_line(sessions_db: Path) -> str:
     )
 
 
-class HomeScreen(Screen):
+class HomeScreen(AppScreen):
     BINDINGS = [
         Binding("enter", "start", "Start interview", priority=True),
         Binding("r", "resume", "Resume"),
@@ -104,7 +104,7 @@ class HomeScreen(Screen):
                 "section": self.query_one("#section", Select).value,
             }
         )
-        self.app.start_interview(request, self.query_one("#lang", Select).value)
+        self.app.start_interview(request, self.query_one("#lang", Select).selection)  # allow_blank=False: never None
 
     def action_resume(self) -> None:
         self.app.resume_session("latest")

@@ -9,7 +9,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, TextArea
 from textual.worker import Worker, WorkerState
@@ -17,6 +16,7 @@ from textual.worker import Worker, WorkerState
 from agent.sessions import SessionBusy
 from agent.state import CandidateAction
 from tui.messages import AgentEvent
+from tui.screens.base import AppScreen
 from tui.widgets.side_panel import SidePanel
 from tui.widgets.transcript import InterviewerTurn, Transcript
 
@@ -25,7 +25,7 @@ DRAFT_PAUSE_S = 1.0
 """The editor's text is saved this long after typing pauses."""
 
 
-class InterviewScreen(Screen):
+class InterviewScreen(AppScreen):
     BINDINGS = [
         Binding("ctrl+s", "send", "Send", priority=True),
         Binding("ctrl+enter", "send", "Send", show=False, priority=True),

@@ -7,13 +7,13 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static
 
 from agent.library import Entry, SearchHit, SearchResult, entries, search
 from agent.profile import History, ProfileError
 from knowledge.terminal import clean_for_display
 from tui.latex import latex_to_unicode
+from tui.screens.base import AppScreen
 
 
 def one_line(text: str, limit: int) -> str:
@@ -21,7 +21,7 @@ def one_line(text: str, limit: int) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-class LibraryScreen(Screen):
+class LibraryScreen(AppScreen):
     BINDINGS = [
         Binding("slash", "focus_query", "Filter / search"),
         Binding("down", "focus_list", "Questions", show=False),
@@ -134,14 +134,18 @@ class LibraryScreen(Screen):
     def _open_question(self, event: DataTable.RowSelected) -> None:
         from tui.screens.question import QuestionScreen
 
-        self.app.push_screen(QuestionScreen(event.row_key.value))
+        question_id = event.row_key.value
+        assert question_id is not None  # every row is added with its question's id as key
+        self.app.push_screen(QuestionScreen(question_id))
 
     @on(DataTable.RowSelected, "#library-hits")
     def _open_hit(self, event: DataTable.RowSelected) -> None:
         from tui.screens.question import HitScreen, QuestionScreen
 
-        hit = self.hits[int(event.row_key.value)]
-        if hit.question_id in self.app.services.bank:
+        index = event.row_key.value
+        assert index is not None  # every row is added with its hit's index as key
+        hit = self.hits[int(index)]
+        if hit.question_id is not None and hit.question_id in self.app.services.bank:
             self.app.push_screen(QuestionScreen(hit.question_id, heading=hit.heading))
         else:
             self.app.push_screen(HitScreen(hit))
@@ -168,7 +172,7 @@ class LibraryScreen(Screen):
         from tui.screens.question import drill_now
 
         question = self.selected_question()
-        if question in self.app.services.bank:
+        if question is not None and question in self.app.services.bank:
             drill_now(self.app, question)
 
     def action_back(self) -> None:

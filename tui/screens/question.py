@@ -3,10 +3,11 @@ the model answer) and the reference note, each as Markdown with formulas in Unic
 
 from __future__ import annotations
 
-from textual.app import App, ComposeResult
+from typing import TYPE_CHECKING
+
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Footer, Header, Markdown, TabbedContent, TabPane
 
 from agent.library import SearchHit, question_markdown
@@ -15,9 +16,13 @@ from agent.planning import PlanError
 from agent.profile import ProfileError, system_clock
 from knowledge.terminal import clean_for_display
 from tui.latex import latex_to_unicode
+from tui.screens.base import AppScreen
+
+if TYPE_CHECKING:
+    from tui.app import InterviewApp
 
 
-def drill_now(app: App, question_id: str) -> None:
+def drill_now(app: InterviewApp, question_id: str) -> None:
     """Start a drill on one question, opening on what the candidate has not shown yet."""
     services = app.services
     try:
@@ -28,7 +33,7 @@ def drill_now(app: App, question_id: str) -> None:
     app.start_interview(drill.request, app.lang, max_follow_ups=drill.max_follow_ups)
 
 
-class QuestionScreen(Screen):
+class QuestionScreen(AppScreen):
     BINDINGS = [
         Binding("r", "show('rubric')", "Rubric"),
         Binding("n", "show('note')", "Note"),
@@ -58,12 +63,12 @@ class QuestionScreen(Screen):
     def on_mount(self) -> None:
         self._focus_body()
         if self.heading:
-            self.call_after_refresh(self._go_to_heading)
+            self.call_after_refresh(self._go_to_heading, self.heading)
 
-    def _go_to_heading(self) -> None:
+    def _go_to_heading(self, heading: str) -> None:
         from textual.widgets._markdown import TrackedSlugs
 
-        section = self.heading.split(" › ")[-1]
+        section = heading.split(" › ")[-1]
         self.query_one("#note-text", Markdown).goto_anchor(TrackedSlugs().slug(latex_to_unicode(section)))
 
     def _focus_body(self) -> None:
@@ -81,7 +86,7 @@ class QuestionScreen(Screen):
         self.app.pop_screen()
 
 
-class HitScreen(Screen):
+class HitScreen(AppScreen):
     """A search hit from a document that belongs to no question: the chunk itself."""
 
     BINDINGS = [Binding("escape", "back", "Back")]

@@ -5,10 +5,10 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from agent.report import SessionReport, build_report, to_markdown
+from tui.screens.base import AppScreen
 
 
 def topic_bars(report: SessionReport, width: int = 16) -> str:
@@ -19,7 +19,7 @@ def topic_bars(report: SessionReport, width: int = 16) -> str:
     return "\n".join(lines) or "no questions answered"
 
 
-class ReportScreen(Screen):
+class ReportScreen(AppScreen):
     BINDINGS = [
         Binding("m", "export('md')", "Export Markdown"),
         Binding("j", "export('json')", "Export JSON"),

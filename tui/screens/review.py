@@ -3,23 +3,24 @@ misconceptions and their corrections, the model answer and the references (expan
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Collapsible, Footer, Header, Markdown
 
 from agent.parts import part_coverage
 from agent.state import QuestionSummary
 from agent.text import clean_for_display
 from tui.latex import latex_to_unicode
+from tui.screens.base import AppScreen
 
 DEPTH_NAMES = ["nothing correct", "recall", "mechanism", "reasoning", "expert"]
 
 
-def review_markdown(summary: QuestionSummary, question: Any, lang: str, offline: list[str] = ()) -> str:
+def review_markdown(summary: QuestionSummary, question: Any, lang: str, offline: Sequence[str] = ()) -> str:
     """`offline`: why the model failed, for each answer to this question that was scored offline instead."""
     lines = [
         f"# {question.id}: depth {summary.depth}/4 ({DEPTH_NAMES[summary.depth]})",
@@ -66,7 +67,7 @@ def review_markdown(summary: QuestionSummary, question: Any, lang: str, offline:
     return "\n".join(lines)
 
 
-class ReviewScreen(Screen):
+class ReviewScreen(AppScreen):
     BINDINGS = [Binding("escape,enter", "close", "Continue", priority=True)]
     PALETTE = BINDINGS
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual.await_complete import AwaitComplete
 from textual.containers import VerticalScroll
 from textual.widgets import Markdown, Static
 
@@ -18,15 +19,15 @@ class InterviewerTurn(Markdown):
     def __init__(self, text: str, label: str) -> None:
         self.label = label
         self.raw = text
-        super().__init__(self._markdown(text), classes="interviewer")
+        super().__init__(self._turn_markdown(text), classes="interviewer")
 
-    def _markdown(self, text: str) -> str:
+    def _turn_markdown(self, text: str) -> str:
         return f"**{self.label}**\n\n{latex_to_unicode(clean_for_display(text))}"
 
-    def append(self, token: str) -> None:
-        """A streamed token: the turn grows as the brain writes it."""
-        self.raw += token
-        self.update(self._markdown(self.raw))
+    def append(self, markdown: str) -> AwaitComplete:
+        """A streamed token: the turn grows as the brain writes it (the whole turn is drawn again)."""
+        self.raw += markdown
+        return self.update(self._turn_markdown(self.raw))
 
 
 class CandidateTurn(Static):
