@@ -234,6 +234,10 @@ def _fmt(value: Any) -> str:
     return "-" if value is None else f"{value:.3f}" if isinstance(value, float) else str(value)
 
 
+def _filled(shape: str, figures: dict[str, Any]) -> str:
+    return shape.format(**{k: _fmt(v) for k, v in figures.items()})
+
+
 def table(report: dict[str, Any]) -> str:
     rows = [("all", report)] + [(f"split {name}", s) for name, s in report["splits"].items()]
     lines = ["| set | turns | " + " | ".join(HEADLINE) + " |", "|---" * (len(HEADLINE) + 2) + "|"]
@@ -249,30 +253,18 @@ def table(report: dict[str, Any]) -> str:
                     + " | ".join(_fmt(values.get(k)) for k in HEADLINE)
                     + " |"
                 )
-    if report.get("parts"):
-        lines.append(
-            "\nfollow-ups to the part the gold interviewer went to: "
-            + "; ".join(
-                f"{group} {figures['part_hit_rate']:.3f} ({figures['turns']} turns)"
-                for group, figures in report["parts"].items()
-            )
-        )
-    if report.get("labelled_points"):
-        lines.append(
-            "\nkey points credited on the gold answers, against blind quote labels: "
-            + "; ".join(
-                f"{group} precision {_fmt(f['precision'])} recall {_fmt(f['recall'])} ({f['labelled']} labelled)"
-                for group, f in report["labelled_points"].items()
-            )
-        )
-    if report.get("by_category"):
-        lines.append(
-            "\nblind-written answers: "
-            + "; ".join(
-                f"{name} {s['turns']} turns, over {_fmt(s['over_scored'])}, under {_fmt(s['under_scored'])}"
-                for name, s in report["by_category"].items()
-            )
-        )
+    summaries = (
+        ("parts", "follow-ups to the part the gold interviewer went to", "{part_hit_rate} ({turns} turns)"),
+        (
+            "labelled_points",
+            "key points credited on the gold answers, against blind quote labels",
+            "precision {precision} recall {recall} ({labelled} labelled)",
+        ),
+        ("by_category", "blind-written answers", "{turns} turns, over {over_scored}, under {under_scored}"),
+    )
+    for key, title, shape in summaries:
+        if report.get(key):
+            lines.append(f"\n{title}: " + "; ".join(f"{name} " + _filled(shape, f) for name, f in report[key].items()))
     lines.append(
         f"\nlatency per turn: p50 {report['latency_ms']['p50']} ms, p95 {report['latency_ms']['p95']} ms; "
         f"{report['transcripts']} transcripts in {report['seconds']} s"
