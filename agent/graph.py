@@ -13,7 +13,7 @@ answers it points to.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
@@ -57,6 +57,13 @@ class InterviewContext:
     """Hints per question, each a rung further up the key point's ladder."""
 
 
+def _pending(state: InterviewState) -> Pending:
+    """What the candidate is being asked: set by `plan` and kept until `report` ends the graph."""
+    pending = state["pending"]
+    assert pending is not None
+    return pending
+
+
 def _emit(runtime: Runtime[InterviewContext], event: dict[str, Any]) -> None:
     runtime.stream_writer(event)
 
@@ -87,7 +94,7 @@ def plan(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[L
     """Choose the session's questions (an explicit plan in the input wins)."""
     bank = runtime.context.bank
     questions = state.get("plan") or make_plan(bank, state["request"])
-    started = {**state, "plan": questions}
+    started: InterviewState = {**state, "plan": questions}
     return Command(
         update={
             "plan": questions,
@@ -104,7 +111,7 @@ def plan(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[L
 def ask(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Literal["ask", "retrieve", "close"]]:
     """Wait for the candidate. The reply lands in `turns` (and so in the checkpoint) before anything
     else happens with it."""
-    pending = state["pending"]
+    pending = _pending(state)
     reply = interrupt(
         {
             **pending.model_dump(),
@@ -156,7 +163,7 @@ def read_reply(action: CandidateAction, text: str, question: Question) -> tuple[
 
 def retrieve(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Literal["assess"]]:
     """Reference material for the question, and the chunks closest to what the candidate said."""
-    qid = state["pending"].question
+    qid = _pending(state).question
     said = state["turns"][-1].answer
     base = state.get("references") or runtime.context.retriever.references(qid)
     near = runtime.context.retriever.references(qid, said, k=2) if said.strip() else []
@@ -277,6 +284,7 @@ def decide_next(state: InterviewState, runtime: Runtime[InterviewContext]) -> Co
     turn = state["turns"][-1]
     question = runtime.context.bank[turn.question]
     assessment = state["assessment"]
+    assert assessment is not None  # `assess` always runs before `decide`
     on_question = [t for t in state["turns"] if t.question == turn.question]
     progress = Progress(
         follow_ups=state["follow_ups"],
@@ -311,6 +319,8 @@ def next_decision(question: Question, assessment: Assessment, on_question: list[
 async def follow_up(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Literal["ask"]]:
     turn = state["turns"][-1]
     decision = turn.decision
+    assessment = state["assessment"]
+    assert decision is not None and assessment is not None  # `follow_up` comes only from `decide`, after `assess`
     question = runtime.context.bank[turn.question]
     brain = runtime.context.brain
     brain.recall(state.get("brain_memory"))
@@ -318,7 +328,7 @@ async def follow_up(state: InterviewState, runtime: Runtime[InterviewContext]) -
     text = await brain.write(
         question,
         decision,
-        state["assessment"],
+        assessment,
         state["references"],
         state.get("lang", "en"),
         spoken,
@@ -349,7 +359,7 @@ async def follow_up(state: InterviewState, runtime: Runtime[InterviewContext]) -
 def close(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Literal["ask", "report"]]:
     """Sum up the question; then the next one, or the report."""
     bank = runtime.context.bank
-    qid = state["pending"].question
+    qid = _pending(state).question
     turns = [t for t in state["turns"] if t.question == qid]
     summaries = state["summaries"]
     if turns:
@@ -388,7 +398,7 @@ def _credited_words(question: Question, assessment: Assessment, target: str | No
     the best of what the reply itself added; None when neither shows anything."""
     shown = {e.key_point: e for e in assessment.covered}
     fresh = [shown[kp] for kp in assessment.new if kp in shown]
-    evidence = shown.get(target) or max(fresh, key=lambda e: e.level, default=None)
+    evidence = (shown.get(target) if target is not None else None) or max(fresh, key=lambda e: e.level, default=None)
     if evidence is None:
         return None
     point = question.key_point(evidence.key_point)
@@ -409,7 +419,7 @@ def _asking(question: Question, decision, text: str, lang: str) -> str | None:
 def report(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Literal["__end__"]]:
     status = "ended" if state.get("ending") else "finished"
     _emit(runtime, {"type": "session_done", "session_id": state["session_id"], "status": status})
-    return Command(update={"status": status, "pending": None}, goto=END)
+    return Command(update={"status": status, "pending": None}, goto=cast(Literal["__end__"], END))
 
 
 builder = StateGraph(InterviewState, context_schema=InterviewContext)

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 from knowledge.settings import LLMSettings
 
@@ -44,6 +44,9 @@ class LLMFailure(Exception):
         """See failure_kind."""
 
 
+_Num = TypeVar("_Num", int, float)
+
+
 @dataclass(frozen=True)
 class Usage:
     tokens_in: int | None = None
@@ -52,7 +55,7 @@ class Usage:
     latency_ms: float | None = None
 
     def __add__(self, other: Usage) -> Usage:
-        def total(a: float | None, b: float | None) -> float | None:
+        def total(a: _Num | None, b: _Num | None) -> _Num | None:
             return None if a is None and b is None else (a or 0) + (b or 0)
 
         return Usage(

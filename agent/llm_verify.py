@@ -73,6 +73,7 @@ class QuoteFinder:
                 return None
             first = found if first is None else first
             start = found + len(piece)
+        assert first is not None  # `pieces` is not empty, so the loop set it
         return " ".join(s for s, (a, b) in zip(self.content, self.spans) if a < start and b > first)
 
 
@@ -180,15 +181,15 @@ def verified_assessment(
 
     corrections = {m.id: m.correction for m in question.misconceptions}
     misconceptions: list[MisconceptionHit] = []
-    for claim in verdict.misconceptions:
-        if claim.id not in corrections or any(m.misconception == claim.id for m in misconceptions):
+    for wrong in verdict.misconceptions:
+        if wrong.id not in corrections or any(m.misconception == wrong.id for m in misconceptions):
             continue
-        sentence = finder.find(claim.quote)
+        sentence = finder.find(wrong.quote)
         if sentence is None:
             dropped += 1
             continue
         misconceptions.append(
-            MisconceptionHit(misconception=claim.id, quote=sentence, correction=corrections[claim.id])
+            MisconceptionHit(misconception=wrong.id, quote=sentence, correction=corrections[wrong.id])
         )
 
     if offline is not None:

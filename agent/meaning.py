@@ -22,6 +22,7 @@ import threading
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import TypedDict
 
 import numpy as np
 
@@ -243,6 +244,14 @@ def _top3(block: np.ndarray) -> np.ndarray:
     return np.sort(block, axis=1)[:, -k:].mean(axis=1)
 
 
+class ExemplarGroups(TypedDict):
+    """`QuestionIndex.groups`: exemplar columns per key point, per misconception, and over all."""
+
+    points: dict[str, dict[str, np.ndarray]]
+    wrongs: dict[str, dict[str, np.ndarray]]
+    all: dict[str, np.ndarray]
+
+
 class QuestionIndex:
     """A question's exemplar vectors, grouped so that each feature is one slice of one product."""
 
@@ -276,7 +285,7 @@ class QuestionIndex:
         return np.flatnonzero(mask)
 
     @cached_property
-    def groups(self) -> dict[str, dict[str, np.ndarray]]:
+    def groups(self) -> ExemplarGroups:
         points = {
             kp.id: {
                 "pos": self.columns("positive", kp.id),
@@ -472,6 +481,12 @@ class MeaningJudge:
     def covers(self, question_id: str) -> bool:
         return question_id in self.exemplars
 
+    def _trained_heads(self) -> Heads:
+        """The heads, for reading; callers check `heads is not None` first (claims, llm_verify)."""
+        if self.heads is None:
+            raise RuntimeError("the meaning judge's heads are not trained yet")
+        return self.heads
+
     def embed(self, texts: list[str]) -> np.ndarray:
         """One batch for the sentences not seen before; a replayed or resumed turn costs nothing."""
         fresh = list(dict.fromkeys(t for t in texts if t not in self._cache))
@@ -528,10 +543,11 @@ class MeaningJudge:
         vectors = self.embed(sentences) if vectors is None else vectors
         index = self.index(question)
         sims = index.similarities(vectors)
-        projection = self.heads.projection
+        heads = self._trained_heads()
+        projection = heads.projection
         point_x = index.point_features(sims, vectors, sentences, index.elsewhere_max(vectors), projection=projection)
         wrong_x = index.misconception_features(sims, vectors, sentences, projection)
-        head, wrong_head = self.heads.key_point, self.heads.misconception
+        head, wrong_head = heads.key_point, heads.misconception
         point_p = {pid: head.probability(x) for pid, x in point_x.items()}
         wrong_p = {mid: wrong_head.probability(x) for mid, x in wrong_x.items()}
         pos_all = index.groups["all"]["pos"]
@@ -566,7 +582,7 @@ class MeaningJudge:
                     nearest, _ = index.nearest(sims[i], index.groups["wrongs"][wrong.id]["assert"])
                     if same_polarity(sentence, nearest):
                         reading.misconceptions.append(WrongClaim(wrong.id, sentence, "meaning", round(p, 3), nearest))
-            reading.misconceptions.sort(key=lambda w: -w.strength)
+            reading.misconceptions.sort(key=lambda w: -(w.strength or 0.0))
             if len(other_cols) and len(pos_all):
                 reading.other_concept = not reading.points and float(sims[i, other_cols].max()) > float(
                     sims[i, pos_all].max()
@@ -581,20 +597,20 @@ class MeaningJudge:
         vectors = self.embed([sentence])
         index = self.index(question)
         sims = index.similarities(vectors)
-        x = index.point_features(
-            sims, vectors, [sentence], index.elsewhere_max(vectors), projection=self.heads.projection
-        )[point.id]
-        return float(self.heads.key_point.probability(x)[0])
+        heads = self._trained_heads()
+        x = index.point_features(sims, vectors, [sentence], index.elsewhere_max(vectors), projection=heads.projection)[
+            point.id
+        ]
+        return float(heads.key_point.probability(x)[0])
 
     def misconception_probability(self, question: Question, wrong: Misconception, sentence: str) -> float:
         if not self.covers(question.id):
             return 0.0
         vectors = self.embed([sentence])
         index = self.index(question)
-        x = index.misconception_features(index.similarities(vectors), vectors, [sentence], self.heads.projection)[
-            wrong.id
-        ]
-        return float(self.heads.misconception.probability(x)[0])
+        heads = self._trained_heads()
+        x = index.misconception_features(index.similarities(vectors), vectors, [sentence], heads.projection)[wrong.id]
+        return float(heads.misconception.probability(x)[0])
 
 
 _shared: dict[str, MeaningJudge | None] = {}

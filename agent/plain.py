@@ -135,8 +135,9 @@ async def drive(interview: Interview, first: AsyncIterator[Event], reader: LineR
         # A person types on to continue the draft; a program (JSONL) is told of it and sends its
         # answer whole, as it would have anyway after a crash (continuing would merge two answers).
         reply = reader.reply(interview.save_draft, "" if renderer.jsonl else begun)
-        if reply is None or reply[0] is None:
+        action, text = reply if reply is not None else (None, "")
+        if action is None:
             if not renderer.jsonl:
                 renderer.out.write(f"\nPaused. Resume with: rl-interview interview --resume {interview.session_id}\n")
             return "paused"
-        events = interview.submit(*reply)
+        events = interview.submit(action, text)

@@ -398,7 +398,11 @@ async def rebuild(profile: Profile, services: Any) -> int:
         if not state:
             continue
         started = datetime.fromisoformat(row.started)
-        for attempt in attempts_in(state, lambda qid, sid=row.id, at=started: times.get((sid, qid), at)):
+
+        def when(qid: str, sid: str = row.id, at: datetime = started) -> datetime:
+            return times.get((sid, qid), at)
+
+        for attempt in attempts_in(state, when):
             ranked.append((attempt.at, rank, attempt.position, attempt))
     ranked.sort(key=lambda item: item[:3])
     return profile.replace([item[3] for item in ranked], services.bank)

@@ -7,6 +7,7 @@ answer, resuming finds it here and submits it.
 
 from __future__ import annotations
 
+import builtins
 import json
 import os
 import socket
@@ -240,5 +241,5 @@ class SessionIndex:
     def latest_unfinished(self) -> SessionRow | None:
         return next((row for row in self.list() if row.status == "active"), None)
 
-    def recent_questions(self, sessions: int = 3) -> list[str]:
+    def recent_questions(self, sessions: int = 3) -> builtins.list[str]:  # `list` here is the method above
         return [qid for row in self.list()[:sessions] for qid in row.plan]

@@ -73,7 +73,7 @@ def claim_quote(sentence: str, cues: list[str] | None = None, claim: str = "", l
     wanted = stems(claim) if claim else frozenset()
 
     def weight(clause: str) -> tuple[int, int, int]:
-        named = bool(cues) and bool(find_cue(normalise(clause), cues))
+        named = bool(cues and find_cue(normalise(clause), cues))
         return (named, len(stems(clause) & wanted), _words(clause) >= 4)
 
     return _cut(max(clauses, key=weight), limit)
@@ -179,7 +179,7 @@ def phrase(
         fresh_part = len(question.parts) > 1 and point.part in {p.id for p in untouched_parts(question, covered)}
         if said:
             body = voice.say("partly", quote=said, probe=probe)
-        elif fresh_part:
+        elif fresh_part and point.part is not None:  # fresh_part implies a part
             body = voice.say("new_part", part=part_name(question.part(point.part), lang), probe=probe)
         else:
             body = voice.say("deeper", probe=probe)

@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 import yaml
 from pydantic import ValidationError
@@ -126,7 +127,8 @@ def _parse_file(path: Path) -> tuple[BankEntry | None, list[BankProblem]]:
     if not isinstance(data, dict):
         return None, [BankProblem(path, "expected a mapping with the question's fields", 1)]
     try:
-        return BankEntry(path, Question.model_validate(data), data), []
+        # LineLoader builds every mapping as a LineDict
+        return BankEntry(path, Question.model_validate(data), cast(LineDict, data)), []
     except ValidationError as exc:
         problems = []
         for err in exc.errors():

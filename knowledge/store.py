@@ -391,7 +391,7 @@ class KnowledgeStore:
             self._lexical = LexicalIndex(corpus.texts)
         scores = self._lexical.scores(query)
         order = np.argsort(-scores)
-        hits = []
+        hits: list[Hit] = []
         for i in order:
             if scores[i] <= 0 or len(hits) >= k:
                 break

@@ -20,7 +20,8 @@ class LineDict(dict):
 _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-class LineLoader(_SafeLoader):
+# mypy cannot take a base class chosen at runtime (and yaml ships no stubs here): the base is a SafeLoader.
+class LineLoader(_SafeLoader):  # type: ignore[valid-type,misc]
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> LineDict:
         mapping = LineDict(super().construct_mapping(node, deep=True))
         mapping.key_lines = {self.construct_object(key, deep=True): key.start_mark.line + 1 for key, _ in node.value}
