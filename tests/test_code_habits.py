@@ -1,5 +1,5 @@
-"""The house rules that a linter can check: `ruff check` and `ruff format --check` pass on the tree
-(configured in pyproject.toml), so CI fails on a lint error or an unformatted file."""
+"""The house rules a tool can check: `ruff check`, `ruff format --check` and `mypy` pass on the tree
+(all configured in pyproject.toml), so CI fails on a lint error, an unformatted file or a type error."""
 
 import shutil
 import subprocess
@@ -28,3 +28,32 @@ def test_ruff_would_catch_a_lint_error(tmp_path):
         [shutil.which("ruff"), "check", "--no-cache", "."], cwd=tmp_path, capture_output=True, text=True, timeout=300
     )
     assert done.returncode == 1 and "F401" in done.stdout
+
+
+def test_mypy_passes(tmp_path):
+    mypy = shutil.which("mypy")
+    assert mypy, "mypy is missing: pip install -e '.[test]'"
+    done = subprocess.run(
+        [mypy, "--cache-dir", str(tmp_path / "cache")], cwd=ROOT, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_mypy_would_catch_a_type_error(tmp_path):
+    """The check above can fail: a str where an int is declared is reported under our configuration."""
+    (tmp_path / "bad.py").write_text('count: int = "three"\n', encoding="utf-8")
+    done = subprocess.run(
+        [
+            shutil.which("mypy"),
+            "--config-file",
+            str(ROOT / "pyproject.toml"),
+            "--cache-dir",
+            str(tmp_path / "c"),
+            "bad.py",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 1 and "[assignment]" in done.stdout
