@@ -143,7 +143,8 @@ class LLMBrain:
         usage, session.carried = session.carried, Usage()
         try:
             verdict, spent = await self._verdict(session, question, answer, prior)
-            # The offline judge's reading is the floor a model can lower only by naming a wrong claim.
+            # The offline judge's reading is the floor: a model that read the answer may go one level
+            # below it, and further only by naming a wrong claim (agent/llm_verify.py).
             offline = await self.offline.assess(question, answer, prior)
             assessment = verified_assessment(
                 question, answer, verdict, prior, self.answer_limit_chars, offline=offline, judge=self.offline.judge
