@@ -5,8 +5,8 @@ and the rubric's level logic.
   normalisation); a claim whose quote is not there is dropped.
 - Sentences addressed to the grader are not judged (as offline), so quoting one proves nothing.
 - A claimed key point must be anchored in the quoted sentence: the judge by meaning finds the point
-  there (at a lower bar than it credits on its own), or its cue phrases or words shared with the
-  point's statement are there; above level 1 the sentence must also explain, as offline; and one
+  there (at a lower bar than it credits on its own), or, for a question without exemplars, its cue
+  phrases or words shared with the point's statement are there; above level 1 the sentence must also explain, as offline; and one
   sentence can show at most two key points.
 - The guard works downwards too: what the offline judge found stays credited unless the model
   names a wrong claim with its quote. A model that verified none of its own claims ("off-topic",
@@ -100,14 +100,14 @@ model may see what the judge only half sees, but not what it does not see at all
 
 def anchored(question: Question, point, sentence: str, judge: MeaningJudge | None = None) -> bool:
     """Does the candidate's sentence plausibly make this point, whatever the model says? The judge
-    by meaning at a lower bar than it credits on its own, or the words the sentence shares with the
-    point (its cue phrases, or content words of its statement)."""
+    by meaning at a lower bar than it credits on its own; for a question without exemplars, the
+    words the sentence shares with the point (its cue phrases, or content words of its statement).
+    Words alone are not enough where the judge can read the claim: a sentence that uses the point's
+    terms in a wrong claim must not anchor it (on dev, also accepting shared words kept one more
+    correct verdict in 244)."""
     if judge is not None and judge.heads is not None and judge.covers(question.id):
         bar = ANCHOR_SHARE * judge.heads.key_point.threshold
-        if judge.point_probability(question, point, sentence) >= bar and (point.level == 1 or explains(sentence)):
-            return True
-        if not LEXICAL_BESIDE_MEANING:
-            return False
+        return judge.point_probability(question, point, sentence) >= bar and (point.level == 1 or explains(sentence))
     return _shares_words(question, point, sentence)
 
 
@@ -122,21 +122,17 @@ def _shares_words(question: Question, point, sentence: str) -> bool:
     return explains(sentence) and len(shared) >= 1 and len(on_topic) >= 2
 
 
-LEXICAL_BESIDE_MEANING = True
-"""A claim the judge by meaning does not see is still anchored by the words it shares with the
-point: the judge misses many plain correct sentences (it credits 55% of the points blind labellers
-saw in the dev answers), and the model may read them right."""
-
-
 BOUND_RULE = DepthRule(reasoning_implies_mechanism=True, share_for_3=0.0, reasoning_points_without_mechanism=1)
 """What verified points can support at most: a level needs one verified point at or above it (a
 reasoning point also shows the mechanism). Looser than the offline judge's rule, which must decide
 alone; the model's depth is the judgement within this bound (on the dev split's correct-model replay
-the offline rule as the bound kept 84.0% of correct verdicts, this one 87.3%)."""
+the offline rule as the bound kept 86.1% of correct verdicts, this one 86.9%)."""
 FLOOR_SLACK = 1
 """How far a model that has read the answer (one of its own claims verified) may go below the
 offline judge's depth without naming a wrong claim. The offline evidence is kept either way; a model
-that verifies nothing ("off-topic", "nothing shown") cannot lower the offline depth at all."""
+that verifies nothing ("off-topic", "nothing shown") cannot lower the offline depth at all. On the
+dev correct-model replay: 75.8% of correct verdicts kept with no slack, 86.9% with one level, 88.9%
+with no floor at all."""
 
 
 def verified_assessment(
