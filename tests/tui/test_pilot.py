@@ -379,6 +379,31 @@ async def test_r_with_nothing_to_resume_stays_home(make_app):
         assert any("No unfinished session" in n.message for n in app._notifications)
 
 
+async def test_a_report_that_cannot_be_built_is_told_to_the_user(make_app, monkeypatch):
+    """A failed worker is never lost: the report screen says why it is empty and stays usable."""
+    import tui.screens.report
+
+    def broken(state, bank):
+        raise RuntimeError("the session file is unreadable")
+
+    monkeypatch.setattr(tui.screens.report, "build_report", broken)
+    app = make_app(["algo-07"])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.services is not None, "the services")
+        app.push_screen(ReportScreen("tui-0001"))
+        await wait_until(
+            pilot,
+            lambda: any("The report could not be built" in n.message for n in app._notifications),
+            "the report's failure, told",
+        )
+        message = next(n.message for n in app._notifications if "The report could not be built" in n.message)
+        assert "RuntimeError: the session file is unreadable" in message
+        assert isinstance(app.screen, ReportScreen) and app.screen.report is None
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, HomeScreen)
+
+
 async def test_finishing_every_question_shows_the_report_and_exports_it(make_app, bank, home):
     hook = AgentEvents()
     app = make_app(["algo-07"])

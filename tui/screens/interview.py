@@ -11,7 +11,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
 from textual.widgets import Footer, Header, TextArea
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker
 
 from agent.sessions import SessionBusy
 from agent.state import CandidateAction
@@ -123,20 +123,22 @@ class InterviewScreen(AppScreen):
         if shown:
             transcript.add_note("Resumed: the exchanges above are where you stopped.")
 
-    @on(Worker.StateChanged)
-    def _worker_changed(self, event: Worker.StateChanged) -> None:
-        if event.worker.group != "agent":
-            return
-        if event.state in (WorkerState.SUCCESS, WorkerState.ERROR, WorkerState.CANCELLED):
+    def worker_done(self, worker: Worker) -> None:
+        if worker.group == "agent":
             self.query_one(SidePanel).working = False
-        if event.state == WorkerState.ERROR and isinstance(event.worker.error, SessionBusy):
-            self._offer_take_over(event.worker.error)
-        elif event.state == WorkerState.ERROR:
+
+    def worker_failed(self, worker: Worker, error: BaseException) -> bool:
+        if worker.group == "agent" and isinstance(error, SessionBusy):
+            self._offer_take_over(error)
+            return True
+        if worker.group == "agent":
             self.notify(
-                f"The interviewer hit an error: {event.worker.error}. Your answers are saved; resume from Home.",
+                f"The interviewer hit an error: {error}. Your answers are saved; resume from Home.",
                 severity="error",
                 timeout=10,
             )
+            return True
+        return False
 
     def _offer_take_over(self, busy: SessionBusy) -> None:
         """The session is driven elsewhere: on resume, or at this window's next answer after another

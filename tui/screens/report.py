@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -41,7 +42,12 @@ class ReportScreen(AppScreen):
             yield Static("", id="study")
         yield Footer()
 
-    async def on_mount(self) -> None:
+    def on_mount(self) -> None:
+        self.load_report()
+
+    @work(exclusive=True, group="report", exit_on_error=False)
+    async def load_report(self) -> None:
+        """Reads the session and fills the screen; a failure is shown (AppScreen), the screen stays."""
         services = self.app.services
         state = await services.interview(self.session_id).state()
         self.report = build_report(state, services.bank)
