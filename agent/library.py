@@ -12,11 +12,11 @@ from typing import Any
 from agent.drill import Drill, drill_item, drill_of
 from agent.profile import History
 from knowledge.bank import Bank
-from knowledge.models import Question
+from knowledge.models import DEPTH_NAMES, Question
 
 EXEMPLARS_DIR = Path(__file__).resolve().parent.parent / "knowledge" / "exemplars"
 """Where the judge by meaning finds a question's exemplars (`<id>.yaml`)."""
-LEVEL_NAMES = {1: "recall", 2: "mechanism", 3: "reasoning", 4: "expert"}
+LEVEL_NAMES = {level: DEPTH_NAMES[level] for level in (1, 2, 3, 4)}  # a key point's levels
 
 
 @dataclass(frozen=True)

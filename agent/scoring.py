@@ -21,9 +21,9 @@ from agent.claims import SentenceClaims, read_sentences
 from agent.meaning import MeaningJudge
 from agent.state import Assessment, Evidence, Flag, MisconceptionHit
 from agent.text import DONT_KNOW, GRADER_INSTRUCTION, explains, is_gibberish, list_shape, sentences, size
-from knowledge.models import Question
+from knowledge.models import DEPTH_NAMES, Question
 
-LEVEL_NAMES = {0: "nothing correct", 1: "recall", 2: "mechanism", 3: "reasoning", 4: "expert"}
+LEVEL_NAMES = dict(enumerate(DEPTH_NAMES))
 
 
 @dataclass(frozen=True)

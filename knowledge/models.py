@@ -58,6 +58,10 @@ CODE_REF = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+:[^\s@:]+@[0-9a-f]{7,40}$")
 NonEmpty = Annotated[str, Field(min_length=1)]
 
 
+DEPTH_NAMES = ("nothing correct", "recall", "mechanism", "reasoning", "expert")
+"""The depth scale's words, 0-4: the one copy every room shows."""
+
+
 class Section(StrEnum):
     algorithm = "algorithm"
     infrastructure = "infrastructure"

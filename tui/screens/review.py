@@ -14,10 +14,9 @@ from textual.widgets import Collapsible, Footer, Header, Markdown
 from agent.parts import part_coverage
 from agent.state import QuestionSummary
 from agent.text import clean_for_display
+from knowledge.models import DEPTH_NAMES
 from tui.latex import latex_to_unicode
 from tui.screens.base import AppScreen
-
-DEPTH_NAMES = ["nothing correct", "recall", "mechanism", "reasoning", "expert"]
 
 
 def review_markdown(summary: QuestionSummary, question: Any, lang: str, offline: Sequence[str] = ()) -> str:

@@ -6,7 +6,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
-DEPTH_NAMES = ["nothing yet", "recall", "mechanism", "reasoning", "expert"]
+from knowledge.models import DEPTH_NAMES
 
 
 class SidePanel(Static):
