@@ -241,7 +241,7 @@ def _unchanged(question: Question, prior: Assessment | None, action: CandidateAc
         answer_depth=0,
         flags=flags,
         reason="Depth 0 (nothing shown yet).",
-        missed=[kp.id for kp in sorted(question.key_points, key=lambda k: k.level)],
+        missed=question.missed(),
     )
 
 

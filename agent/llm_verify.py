@@ -227,7 +227,7 @@ def verified_assessment(
         max(offline.depth - slack, 0) if offline is not None and not capped else 0,
     )
     shown = {e.key_point for e in covered}
-    missed = [kp.id for kp in sorted(question.key_points, key=lambda k: k.level) if kp.id not in shown]
+    missed = question.missed(shown)
     return Assessment(
         question=question.id,
         depth=depth,

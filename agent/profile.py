@@ -148,7 +148,7 @@ class History:
     def gap(self, question: Question) -> list[str]:
         """Key points not shown yet, lowest level first (the bank's order within a level)."""
         known = {question.current_id(kp) for kp in self.known(question.id)}  # saved under a former id
-        return [kp.id for kp in sorted(question.key_points, key=lambda kp: kp.level) if kp.id not in known]
+        return question.missed(known)
 
     def sessions(self) -> list[str]:
         return list(dict.fromkeys(r.attempt.session_id for r in self.attempts))

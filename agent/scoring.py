@@ -238,7 +238,7 @@ class RubricScorer:
             union_depth = min(union_depth, 1)
         depth = max(prior.depth if prior else 0, union_depth, answer_depth)
         shown = {e.key_point for e in covered}
-        missed = [kp.id for kp in sorted(question.key_points, key=lambda k: k.level) if kp.id not in shown]
+        missed = question.missed(shown)
         return Assessment(
             question=question.id,
             depth=depth,

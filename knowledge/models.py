@@ -8,6 +8,7 @@ The depth scale (used by the bank, the scorer and the evals):
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from datetime import date
 from enum import StrEnum
 from typing import Annotated
@@ -272,6 +273,11 @@ class Question(_Strict):
     def current_id(self, point_id: str) -> str:
         """The id a key point or misconception has now (itself unless it is a former id)."""
         return self.aliases.get(point_id, point_id)
+
+    def missed(self, shown: Collection[str] = ()) -> list[str]:
+        """Ids of the key points not in `shown`, lowest level first (the bank's order within a
+        level): the order a follow-up goes down the rubric."""
+        return [kp.id for kp in sorted(self.key_points, key=lambda kp: kp.level) if kp.id not in shown]
 
     def key_point(self, point_id: str) -> KeyPoint:
         point_id = self.current_id(point_id)
