@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections import defaultdict
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
@@ -98,11 +98,19 @@ def report_exported(folder: Path, session_id: str) -> bool:
 def export_report(report: SessionReport, bank: Bank, folder: Path) -> Path:
     """Write the report as Markdown and JSON into `folder`, each file whole or not at all; the
     Markdown path."""
+    export_as(report, bank, folder, "json")
+    return export_as(report, bank, folder, "md")
+
+
+def export_as(report: SessionReport, bank: Bank, folder: Path, fmt: Literal["md", "json"]) -> Path:
+    """Write the report in one format into `folder`, whole or not at all; its path."""
     markdown, data = report_files(folder, report.session_id)
     folder.mkdir(parents=True, exist_ok=True)
+    if fmt == "md":
+        _write_whole(markdown, to_markdown(report, bank))
+        return markdown
     _write_whole(data, report.model_dump_json(indent=2))
-    _write_whole(markdown, to_markdown(report, bank))
-    return markdown
+    return data
 
 
 def _write_whole(path: Path, text: str) -> None:

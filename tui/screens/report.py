@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Footer, Header, Static
 
-from agent.report import SessionReport, build_report, to_markdown
+from agent.report import SessionReport, build_report, export_as
 from tui.screens.base import AppScreen
 
 
@@ -68,16 +70,10 @@ class ReportScreen(AppScreen):
         )
         self.query_one("#study", Static).update("[b]Study next[/b]\n" + (study or "nothing: well done"))
 
-    def action_export(self, fmt: str) -> None:
+    def action_export(self, fmt: Literal["md", "json"]) -> None:
         if self.report is None:
             return
-        folder = self.app.settings.home / "reports"
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"{self.session_id}.{fmt}"
-        text = (
-            to_markdown(self.report, self.app.services.bank) if fmt == "md" else self.report.model_dump_json(indent=2)
-        )
-        path.write_text(text, encoding="utf-8")
+        path = export_as(self.report, self.app.services.bank, self.app.settings.home / "reports", fmt)
         self.notify(f"Saved {path}")
 
     def action_home(self) -> None:
