@@ -13,6 +13,7 @@ from string import Template
 from agent.prompts import load_text
 from agent.state import Assessment, Decision, LLMVerdict, Reference
 from agent.wording import probe_text
+from knowledge.chunking import reference_label
 from knowledge.models import Question
 
 TAG = re.compile(r"<\s*/?\s*candidate_answer\s*>", re.IGNORECASE)
@@ -79,7 +80,10 @@ def follow_up_messages(
         conversation.append(
             f"Interviewer: {text}" if who == "interviewer" else f"Candidate:\n{as_data(text[:CONVERSATION_CHARS])}"
         )
-    notes = "\n\n".join(f"[{r.source} › {r.heading}]\n{r.text[:REFERENCE_CHARS]}" for r in references[:3]) or "(none)"
+    notes = (
+        "\n\n".join(f"[{reference_label(r.source, r.heading)}]\n{r.text[:REFERENCE_CHARS]}" for r in references[:3])
+        or "(none)"
+    )
     task, target = _target(question, decision, assessment, lang)
     user = _fill(
         "llm_follow_up.md",

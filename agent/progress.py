@@ -10,6 +10,7 @@ from pydantic import BaseModel
 from agent.profile import SCHEDULER, History, mastery
 from agent.retrieval import Retriever
 from knowledge.bank import Bank
+from knowledge.chunking import reference_label, section_title
 
 TREND_DAYS = 30
 """The trend shows the last this many days on which the candidate answered something."""
@@ -130,7 +131,8 @@ def next_points(history: History, bank: Bank, retriever: Retriever, k: int = 3) 
     for qid, point_id in picked[:k]:
         point = bank[qid].key_point(point_id)
         read = [
-            f"{ref.source} › {ref.heading.split(' › ')[-1]}" for ref in retriever.references(qid, point.statement, k=2)
+            reference_label(ref.source, section_title(ref.heading))
+            for ref in retriever.references(qid, point.statement, k=2)
         ]
         out.append(
             StudyPoint(

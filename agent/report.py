@@ -14,6 +14,7 @@ from agent.state import InterviewState, QuestionSummary, Reference
 from agent.text import clean_for_display
 from agent.wording import excerpt
 from knowledge.bank import Bank
+from knowledge.chunking import reference_label
 
 MODEL_USE_FIELDS = ("tokens_in", "tokens_out", "cost_usd", "latency_ms")
 
@@ -125,7 +126,7 @@ def _write_whole(path: Path, text: str) -> None:
 
 
 def _sections(references: list[Reference]) -> list[str]:
-    return list(dict.fromkeys(f"{r.source} › {r.heading}" for r in references))[:2]
+    return list(dict.fromkeys(reference_label(r.source, r.heading) for r in references))[:2]
 
 
 def to_markdown(report: SessionReport, bank: Bank, lang: str | None = None) -> str:

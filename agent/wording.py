@@ -15,6 +15,7 @@ from agent.parts import untouched_parts
 from agent.prompts import load_yaml
 from agent.state import Assessment, Decision, Flag, Heard, Reference
 from agent.text import CJK_CHAR, WORD, clean_for_display, find_cue, normalise
+from knowledge.chunking import section_title
 from knowledge.models import Part, Question
 
 QUOTE_CHARS = 90
@@ -221,7 +222,7 @@ def _heading_for(references: list[Reference], cues: list[str]) -> str | None:
         text = normalise(ref.text)
         hits = sum(1 for cue in cues if find_cue(text, [cue]))
         if hits > best_hits:
-            best, best_hits = ref.heading.split(" › ")[-1], hits
+            best, best_hits = section_title(ref.heading), hits
     return best
 
 

@@ -179,11 +179,25 @@ def _join(parts: list[str]) -> str:
     return out
 
 
+HEADING_SEP = " › "
+"""Between the levels of a chunk's heading path, and between a source and its heading."""
+
+
+def section_title(heading: str) -> str:
+    """The innermost section of a heading path: what says most about the chunk."""
+    return heading.split(HEADING_SEP)[-1]
+
+
+def reference_label(source: str, heading: str) -> str:
+    """How a reference is named wherever it is shown: "source › heading"."""
+    return f"{source}{HEADING_SEP}{heading}"
+
+
 def chunk_text(text: str, max_tokens: int = 320, title: str = "") -> list[Chunk]:
     """Chunks of at most `max_tokens` (estimated), each labelled with its heading path."""
     chunks: list[Chunk] = []
     for section in split_sections(text):
-        heading = " › ".join(h for h in section.heading if h) or title
+        heading = HEADING_SEP.join(h for h in section.heading if h) or title
         units: list[str] = []
         for paragraph in section.paragraphs:
             units.extend(_split_long(paragraph, max_tokens) if estimate_tokens(paragraph) > max_tokens else [paragraph])

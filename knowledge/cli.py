@@ -13,6 +13,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from knowledge.bank import load_bank, validate_bank
+from knowledge.chunking import reference_label
 from knowledge.models import Section
 from knowledge.settings import load_settings
 from knowledge.terminal import clean_for_display, terminal_safe_json
@@ -245,7 +246,7 @@ def kb_search(
         return
     for rank, hit in enumerate(hits, 1):
         where = escape(
-            clean_for_display(f"{hit.source} › {hit.heading}")
+            clean_for_display(reference_label(hit.source, hit.heading))
         )  # a document's heading is neither markup nor escapes
         out.print(f"[bold]{rank}. {hit.question_id or '-'}[/]  {where}  ({hit.score:.3f})")
         out.print("   " + clean_for_display(hit.text[:300]).replace("\n", " "), markup=False)

@@ -11,6 +11,7 @@ from textual.widgets import DataTable, Footer, Header, Input, Static
 
 from agent.library import Entry, SearchHit, SearchResult, entries, search
 from agent.profile import History, ProfileError
+from knowledge.chunking import section_title
 from knowledge.terminal import clean_for_display
 from tui.latex import latex_to_unicode
 from tui.screens.base import AppScreen
@@ -123,7 +124,7 @@ class LibraryScreen(AppScreen):
         table.clear()
         table.display = True
         for i, hit in enumerate(result.hits):
-            section = hit.heading.split(" › ")[-1]  # the note's title comes first; its section says more
+            section = section_title(hit.heading)  # the note's title comes first; its section says more
             table.add_row(
                 hit.question_id or "-", one_line(f"{hit.source} › {section}", 48), one_line(hit.text, 80), key=str(i)
             )

@@ -14,6 +14,7 @@ from agent.library import SearchHit, question_markdown
 from agent.library import drill_now as plan_drill_now
 from agent.planning import PlanError
 from agent.profile import ProfileError, system_clock
+from knowledge.chunking import reference_label, section_title
 from knowledge.terminal import clean_for_display
 from tui.latex import latex_to_unicode
 from tui.screens.base import AppScreen
@@ -68,7 +69,7 @@ class QuestionScreen(AppScreen):
     def _go_to_heading(self, heading: str) -> None:
         from textual.widgets._markdown import TrackedSlugs
 
-        section = heading.split(" › ")[-1]
+        section = section_title(heading)
         self.query_one("#note-text", Markdown).goto_anchor(TrackedSlugs().slug(latex_to_unicode(section)))
 
     def _focus_body(self) -> None:
@@ -99,7 +100,7 @@ class HitScreen(AppScreen):
     def compose(self) -> ComposeResult:
         yield Header()
         with VerticalScroll(id="hit-body"):
-            title = clean_for_display(f"{self.hit.source} › {self.hit.heading}")
+            title = clean_for_display(reference_label(self.hit.source, self.hit.heading))
             yield Markdown(f"# {title}\n\n" + latex_to_unicode(clean_for_display(self.hit.text)))
         yield Footer()
 

@@ -14,6 +14,7 @@ from textual.widgets import Collapsible, Footer, Header, Markdown
 from agent.parts import part_coverage
 from agent.state import QuestionSummary
 from agent.text import clean_for_display
+from knowledge.chunking import reference_label
 from knowledge.models import DEPTH_NAMES
 from tui.latex import latex_to_unicode
 from tui.screens.base import AppScreen
@@ -97,7 +98,7 @@ class ReviewScreen(AppScreen):
                 await body.mount(
                     Collapsible(
                         Markdown(latex_to_unicode(clean_for_display(ref.text))),
-                        title=f"{ref.source} › {ref.heading}",
+                        title=reference_label(ref.source, ref.heading),
                         collapsed=True,
                     )
                 )
