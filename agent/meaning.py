@@ -476,7 +476,7 @@ class MeaningJudge:
         """None only while the heads are being trained."""
         self._indexes: dict[str, QuestionIndex] = {}
         self._cache: dict[str, np.ndarray] = {}
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # index() builds under it, and building may embed (non-e5 backends)
 
     def covers(self, question_id: str) -> bool:
         return question_id in self.exemplars
@@ -489,15 +489,18 @@ class MeaningJudge:
 
     def embed(self, texts: list[str]) -> np.ndarray:
         """One batch for the sentences not seen before; a replayed or resumed turn costs nothing."""
-        fresh = list(dict.fromkeys(t for t in texts if t not in self._cache))
+        with self._lock:
+            known = {t: self._cache[t] for t in texts if t in self._cache}
+        fresh = list(dict.fromkeys(t for t in texts if t not in known))
         if fresh:
             vectors = np.asarray(self._embed(fresh), dtype=np.float32).reshape(len(fresh), -1)
+            known.update(zip(fresh, vectors))
             with self._lock:
-                for text, vector in zip(fresh, vectors):
-                    self._cache[text] = vector
+                self._cache.update(zip(fresh, vectors))
                 while len(self._cache) > self.CACHE_SIZE:
                     self._cache.pop(next(iter(self._cache)))
-        return np.stack([self._cache[t] for t in texts]) if texts else np.zeros((0, 0), dtype=np.float32)
+        # From `known`, not the cache: a batch larger than the cache evicts its own first texts.
+        return np.stack([known[t] for t in texts]) if texts else np.zeros((0, 0), dtype=np.float32)
 
     def _stored(self, texts: list[str]) -> tuple[np.ndarray, list[bool]]:
         """Vectors of exemplar texts: from the shipped store, or embedded now when the judge runs on

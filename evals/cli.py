@@ -367,8 +367,15 @@ def judge_embed() -> None:
 @judge_app.command("train")
 def judge_train(
     as_json: Annotated[bool, typer.Option("--json", help="Print the training report as JSON.")] = False,
+    source: Annotated[
+        Literal["items", "exemplars"],
+        typer.Option(
+            "--from",
+            help="exemplars: the exemplars, leave-one-out (the shipped heads); items: the key-point set's dev part.",
+        ),
+    ] = "exemplars",
 ) -> None:
-    """Fit the judge's heads on the exemplars (leave-one-out) and write knowledge/exemplars/head.json."""
+    """Fit the judge's heads and write knowledge/exemplars/head.json; the bars are chosen out of fold."""
     from agent.meaning import HEAD_FILE, open_judge
     from evals.judge_training import train_heads
     from knowledge.bank import load_bank
@@ -376,7 +383,7 @@ def judge_train(
     judge = open_judge("e5", training=True)
     if judge is None or judge.vectors is None:
         raise fail("no exemplar vectors: run `rl-interview judge embed` first")
-    heads, report = train_heads(judge, load_bank())
+    heads, report = train_heads(judge, load_bank(), source)
     heads.save(HEAD_FILE)
     if as_json:
         sys.stdout.write(json.dumps(report) + "\n")

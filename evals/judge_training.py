@@ -3,8 +3,12 @@
 `rl-interview judge embed` writes `knowledge/exemplars/vectors.npz` (every exemplar and key-point
 statement, e5, float16). `rl-interview judge train` fits the heads on the exemplars alone, leave-one-out:
 each exemplar is read as if it were a candidate's sentence, with itself hidden from the groups it is
-compared to. Nothing from the gold set or the key-point test part is used; the dev split of the gold
-set only chooses the depth rule (see `scoring.DepthRule`).
+compared to. `--from items` fits them instead on the key-point set's dev part (`evals/keypoints/dev_*`),
+sentences written as candidates say them, read against the whole exemplar index; dev items nearly the
+same as a test item or gold answer are left out. That candidate tells the test part's hard negatives
+from paraphrases far better and scores whole gold answers far worse (README: how the judge works), so
+the shipped heads come from the exemplars. Nothing from the key-point test part or the gold set is
+used; the dev split of the gold set only chooses the depth rule (see `scoring.DepthRule`).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from agent.meaning import (
     QuestionIndex,
     feature_names,
 )
+from evals.keypoints import KEYPOINT_DIR, KeypointItem, load_items, near_duplicates
 from knowledge.exemplars import EXEMPLAR_DIR, VECTORS_FILE, all_rows, load_exemplars, save_vectors, text_key
 
 BATCH = 64
@@ -78,6 +83,9 @@ class TrainingSet:
     wrong_x: np.ndarray
     wrong_y: np.ndarray
     wrong_kind: np.ndarray
+    point_group: np.ndarray
+    """The question each row came from, for cross-validation by question."""
+    wrong_group: np.ndarray
 
 
 def _self_columns(index: QuestionIndex, texts: list[str]) -> np.ndarray:
@@ -92,6 +100,7 @@ def principal_directions(vectors: np.ndarray, k: int = PAIR_DIM) -> np.ndarray:
 
 
 def training_set(judge: MeaningJudge, bank, projection: np.ndarray | None = None, seed: int = 0) -> TrainingSet:
+    """Rows from the exemplars themselves, each read leave-one-out (`judge train --from exemplars`)."""
     rng = np.random.default_rng(seed)
     px, py, pk, wx, wy, wk = [], [], [], [], [], []
     for qid in sorted(judge.exemplars):
@@ -139,7 +148,56 @@ def training_set(judge: MeaningJudge, bank, projection: np.ndarray | None = None
                 wx.append(wrong_x[wrong.id][i])
                 wy.append(float(label))
                 wk.append("assertion" if label else role)
-    return TrainingSet(np.array(px), np.array(py), np.array(pk), np.array(wx), np.array(wy), np.array(wk))
+    n = len(py)
+    return TrainingSet(
+        np.array(px),
+        np.array(py),
+        np.array(pk),
+        np.array(wx),
+        np.array(wy),
+        np.array(wk),
+        np.zeros(n),
+        np.zeros(len(wy)),
+    )
+
+
+def item_set(judge: MeaningJudge, bank, items: list[KeypointItem], projection: np.ndarray | None) -> TrainingSet:
+    """Rows from sentences written as candidates would say them (the key-point set's dev part), read
+    against the whole exemplar index exactly as a candidate's sentence is. Every item gives a row
+    for each key point and misconception of its question; a hard negative or denial only for the
+    claim it negates (it may well make another)."""
+    judge.embed([item.sentence for item in items])
+    px, py, pk, pg, wx, wy, wk, wg = [], [], [], [], [], [], [], []
+    groups = {qid: n for n, qid in enumerate(sorted({item.question for item in items}))}
+    for item in items:
+        question = bank[item.question]
+        index = judge.index(question)
+        vectors = judge.embed([item.sentence])
+        sims = index.similarities(vectors)
+        point_x = index.point_features(
+            sims, vectors, [item.sentence], index.elsewhere_max(vectors), projection=projection
+        )
+        wrong_x = index.misconception_features(sims, vectors, [item.sentence], projection)
+        group = groups[item.question]
+        for kp in question.key_points:
+            if item.kind == "hard_negative" and item.about not in (None, kp.id):
+                continue
+            label = item.kind in ("paraphrase", "plain") and item.expected == kp.id
+            px.append(point_x[kp.id][0])
+            py.append(float(label))
+            pk.append(item.kind if label or item.kind == "hard_negative" else "rival")
+            pg.append(group)
+        for wrong in question.misconceptions:
+            if item.kind == "denial" and item.about not in (None, wrong.id):
+                continue
+            label = item.kind == "misconception" and item.expected == f"misconception:{wrong.id}"
+            wx.append(wrong_x[wrong.id][0])
+            wy.append(float(label))
+            wk.append("assertion" if label else ("denial" if item.kind == "denial" else "other"))
+            wg.append(group)
+    return TrainingSet(
+        np.array(px), np.array(py), np.array(pk), np.array(wx), np.array(wy), np.array(wk), np.array(pg), np.array(wg)
+    )
 
 
 def fit_logistic(
@@ -172,11 +230,8 @@ def fit_logistic(
     return LogisticHead(names, mean, scale, beta.astype(np.float64), float(bias), 0.5)
 
 
-def pick_threshold(
-    head: LogisticHead, x: np.ndarray, y: np.ndarray, kind: np.ndarray, guard: str, max_false_positive: float
-) -> float:
+def pick_threshold(p: np.ndarray, kind: np.ndarray, guard: str, max_false_positive: float) -> float:
     """The lowest threshold whose false-positive rate on the `guard` rows stays within the bound."""
-    p = head.probability(x)
     negatives = p[kind == guard]
     for threshold in np.arange(0.30, 0.96, 0.01):
         if not len(negatives) or (negatives >= threshold).mean() <= max_false_positive:
@@ -184,43 +239,98 @@ def pick_threshold(
     return 0.95
 
 
-def summary(head: LogisticHead, x: np.ndarray, y: np.ndarray, kind: np.ndarray) -> dict[str, float]:
-    """Leave-one-out rates per kind of row: recall for positives, false positives for the rest."""
-    hit = head.probability(x) >= head.threshold
-    return {k: round(float(hit[kind == k].mean()), 3) for k in sorted(set(kind))}
+def summary(p: np.ndarray, threshold: float, kind: np.ndarray) -> dict[str, float]:
+    """Rates per kind of row at the threshold: recall for positives, false positives for the rest."""
+    hit = p >= threshold
+    return {str(k): round(float(hit[kind == k].mean()), 3) for k in sorted(set(kind))}
 
 
-def train_heads(judge: MeaningJudge, bank, max_false_positive: float = 0.04) -> tuple[Heads, dict]:
-    if judge.vectors is None:
-        raise ValueError("the judge has no exemplar vectors: run `rl-interview judge embed` first")
-    projection = principal_directions(judge.vectors.matrix)
-    data = training_set(judge, bank, projection)
+FOLDS = 5
+
+
+def out_of_fold(x: np.ndarray, y: np.ndarray, groups: np.ndarray, names: tuple[str, ...]) -> np.ndarray:
+    """Each row's probability from a head fitted without its question's rows: what the bar is chosen
+    on, so that it is not chosen on rows the head has seen."""
+    p = np.zeros(len(y))
+    fold = groups % FOLDS
+    for k in range(FOLDS):
+        held = fold == k
+        if held.any() and (~held).any():
+            p[held] = fit_logistic(x[~held], y[~held], names).probability(x[held])
+    return p
+
+
+def training_items(bank) -> list[KeypointItem]:
+    """The key-point set's dev part, less any item nearly the same as a test item or a gold answer
+    (those measure the judge: they must not be what it learnt from)."""
+    from evals.gold import load_gold
+
+    items, _ = load_items([KEYPOINT_DIR], bank)
+    probes = [item.sentence for stem, item in items if stem.startswith("test")]
+    transcripts, _ = load_gold([], set(bank))
+    probes += [turn.answer for t in transcripts for turn in t.turns if turn.answer]
+    dev = [item for stem, item in items if stem.startswith("dev")]
+    leaking = near_duplicates(probes, [item.sentence for item in dev])
+    return [item for item in dev if item.sentence not in leaking]
+
+
+HARD_NEGATIVE_BOUND = 0.04
+"""The key-point bar: hard negatives credited at most this often, out of fold."""
+DENIAL_BOUND = 0.15
+"""The misconception bar, before negations are read (agent.meaning.same_polarity drops most of the
+rest): denials flagged at most this often, out of fold."""
+
+
+def train_heads(judge: MeaningJudge, bank, source: str = "exemplars") -> tuple[Heads, dict]:
+    """Fit both heads, on the exemplars themselves (leave-one-out) or on the key-point set's dev
+    part (`items`). The bars are chosen out of fold: on rows the head was not fitted on."""
+    stored = judge.vectors.matrix if judge.vectors is not None else None
+    if stored is None:  # another backend than the shipped store's (the tests' hash embedding)
+        stored = np.concatenate([judge.index(bank[qid]).vectors for qid in sorted(judge.exemplars)])
+    projection = principal_directions(stored)
+    if source == "items":
+        data = item_set(judge, bank, training_items(bank), projection)
+    else:
+        data = training_set(judge, bank, projection)
+        data.point_group[:] = np.arange(len(data.point_group))  # rows are read leave-one-out already
+        data.wrong_group[:] = np.arange(len(data.wrong_group))
     dim = projection.shape[1]
-    point = fit_logistic(data.point_x, data.point_y, feature_names(KEY_POINT_FEATURES, POINT_PAIRS, dim))
-    point = LogisticHead(
-        point.names,
-        point.mean,
-        point.scale,
-        point.weights,
-        point.bias,
-        pick_threshold(point, data.point_x, data.point_y, data.point_kind, "hard_negative", max_false_positive),
+    point, point_report = _fit_head(
+        data.point_x,
+        data.point_y,
+        data.point_kind,
+        data.point_group,
+        feature_names(KEY_POINT_FEATURES, POINT_PAIRS, dim),
+        "hard_negative",
+        HARD_NEGATIVE_BOUND,
     )
-    wrong = fit_logistic(data.wrong_x, data.wrong_y, feature_names(MISCONCEPTION_FEATURES, MISCONCEPTION_PAIRS, dim))
-    wrong = LogisticHead(
-        wrong.names,
-        wrong.mean,
-        wrong.scale,
-        wrong.weights,
-        wrong.bias,
-        pick_threshold(wrong, data.wrong_x, data.wrong_y, data.wrong_kind, "denial", max_false_positive),
+    wrong, wrong_report = _fit_head(
+        data.wrong_x,
+        data.wrong_y,
+        data.wrong_kind,
+        data.wrong_group,
+        feature_names(MISCONCEPTION_FEATURES, MISCONCEPTION_PAIRS, dim),
+        "denial",
+        DENIAL_BOUND,
     )
-    report = {
-        "key_point": summary(point, data.point_x, data.point_y, data.point_kind),
-        "misconception": summary(wrong, data.wrong_x, data.wrong_y, data.wrong_kind),
-        "thresholds": {"key_point": point.threshold, "misconception": wrong.threshold},
-        "rows": {"key_point": len(data.point_y), "misconception": len(data.wrong_y)},
-    }
+    report = {"source": source, "key_point": point_report, "misconception": wrong_report}
     return Heads(point, wrong, projection), report
+
+
+def _fit_head(
+    x: np.ndarray,
+    y: np.ndarray,
+    kind: np.ndarray,
+    groups: np.ndarray,
+    names: tuple[str, ...],
+    guard: str,
+    bound: float,
+) -> tuple[LogisticHead, dict[str, Any]]:
+    held_out = out_of_fold(x, y, groups, names)
+    threshold = pick_threshold(held_out, kind, guard, bound)
+    head = fit_logistic(x, y, names)
+    report = {"out_of_fold": summary(held_out, threshold, kind), "threshold": threshold, "rows": len(y)}
+    return LogisticHead(head.names, head.mean, head.scale, head.weights, head.bias, threshold), report
 
 
 DEPTH_GRID = {

@@ -17,6 +17,7 @@ cue-only matcher side by side:
 
 from __future__ import annotations
 
+import re
 import time
 from collections import defaultdict
 from dataclasses import dataclass
@@ -90,6 +91,32 @@ def load_items(paths: list[Path], bank) -> tuple[list[tuple[str, KeypointItem]],
             items.append((path.stem, item))
             previous = item
     return items, problems
+
+
+def shingles(text: str, n: int = 5) -> set[tuple[str, ...]]:
+    """Word (and CJK character) 5-grams: what "nearly the same sentence" is measured in."""
+    words = re.findall(r"[a-z0-9]+|[\u3400-\u9fff]", text.lower())
+    return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
+
+
+def near_duplicates(probes: list[str], texts: list[str], share: float = 0.5) -> set[str]:
+    """The texts some probe shares more than `share` of its 5-grams with (probes too short to
+    tell, under four 5-grams, are passed over)."""
+    index: dict[tuple[str, ...], set[int]] = {}
+    for i, text in enumerate(texts):
+        for shingle in shingles(text):
+            index.setdefault(shingle, set()).add(i)
+    found: set[str] = set()
+    for probe in probes:
+        grams = shingles(probe)
+        if len(grams) < 4:
+            continue
+        overlap: dict[int, int] = {}
+        for shingle in grams:
+            for i in index.get(shingle, ()):
+                overlap[i] = overlap.get(i, 0) + 1
+        found |= {texts[i] for i, n in overlap.items() if n > share * len(grams)}
+    return found
 
 
 def _check(item: KeypointItem, bank) -> str | None:

@@ -3,7 +3,6 @@ explains itself, and the data it is built from (shipped, complete, and not leaki
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,7 @@ from agent.policy import Progress, decide
 from agent.scoring import RubricScorer
 from agent.state import CandidateAction, Flag
 from evals.gold import load_gold
+from evals.keypoints import near_duplicates
 from knowledge.bank import load_bank
 from knowledge.exemplars import VECTORS_FILE, all_rows, load_exemplars, load_vectors, text_key
 
@@ -160,42 +160,81 @@ def test_the_shipped_vectors_cover_every_exemplar():
     assert missing == []
 
 
-def _shingles(text: str, n: int = 5) -> set[tuple[str, ...]]:
-    tokens = re.findall(r"[a-z0-9]+|[\u3400-\u9fff]", text.lower())
-    return {tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1)}
-
-
-def test_no_test_or_gold_sentence_leaks_into_the_exemplars():
-    """Nearly the same sentence in both would measure recall on what the judge was built from:
-    no test or gold sentence may share more than half of its 5-grams with any exemplar."""
+def _measuring_sentences() -> list[str]:
+    """The key-point test part and every gold answer: what measures the judge."""
     import yaml
 
-    exemplars, _ = load_exemplars(bank=BANK)
-    index: dict[tuple[str, ...], set[int]] = {}
-    rows = all_rows(exemplars)
-    for i, row in enumerate(rows):
-        for shingle in _shingles(row.text):
-            index.setdefault(shingle, set()).add(i)
     probes = []
     for path in sorted((Path(__file__).parents[2] / "evals" / "keypoints").glob("test_*.yaml")):
         probes += [item["sentence"] for item in yaml.safe_load(path.read_text(encoding="utf-8"))]
     transcripts, _ = load_gold([], set(BANK))
     probes += [turn.answer for t in transcripts for turn in t.turns if turn.answer]
     assert len(probes) > 1000
-    leaks = []
-    for text in probes:
-        shingles = _shingles(text)
-        if len(shingles) < 4:
-            continue
-        overlap: dict[int, int] = {}
-        for shingle in shingles:
-            for i in index.get(shingle, ()):
-                overlap[i] = overlap.get(i, 0) + 1
-        if overlap and max(overlap.values()) > 0.5 * len(shingles):
-            leaks.append(text[:80])
-    assert leaks == []
+    return probes
+
+
+def test_no_test_or_gold_sentence_leaks_into_the_exemplars():
+    """Nearly the same sentence in both would measure recall on what the judge was built from:
+    no test or gold sentence may share more than half of its 5-grams with any exemplar, nor with
+    the exemplar drafts (evals/exemplar_drafts) that may become exemplars."""
+    exemplars, _ = load_exemplars(bank=BANK)
+    drafts, _ = load_exemplars([Path(__file__).parents[2] / "evals" / "exemplar_drafts"], bank=BANK)
+    texts = [row.text for row in all_rows(exemplars) + all_rows(drafts)]
+    assert len(texts) > 9000
+    assert near_duplicates(_measuring_sentences(), texts) == set()
+
+
+def test_no_test_or_gold_sentence_leaks_into_what_the_heads_learn_from():
+    """The heads are fitted on the key-point set's dev part: the dev items nearly the same as a
+    test item or gold answer are left out of it, and none that is kept is."""
+    from evals.judge_training import training_items
+    from evals.keypoints import KEYPOINT_DIR, load_items
+
+    kept = [item.sentence for item in training_items(BANK)]
+    dev = [item.sentence for stem, item in load_items([KEYPOINT_DIR], BANK)[0] if stem.startswith("dev")]
+    probes = _measuring_sentences()
+    assert near_duplicates(probes, kept) == set()
+    assert 0 < len(dev) - len(kept) < 0.1 * len(dev)  # some were left out, and most are kept
+    assert near_duplicates(probes, dev) == set(dev) - set(kept)
+
+
+def test_near_duplicates_are_found_by_shared_five_grams():
+    text = "PPO clips the probability ratio to one plus or minus epsilon inside the surrogate objective"
+    assert near_duplicates([text + " here"], [text, "Something else entirely about rollout engines and KV caches"]) == {
+        text
+    }
+    assert near_duplicates(["GRPO normalises rewards within a group of samples for each prompt"], [text]) == set()
+    assert near_duplicates(["too short"], ["too short"]) == set()  # under four 5-grams: not judged
 
 
 def test_the_judge_is_off_when_asked():
     assert shared_judge("off") is None
     assert Flag.off_topic in RubricScorer().assess(BANK["algo-07"], "I like turtles and long walks.", None).flags
+
+
+def test_a_batch_larger_than_the_cache_is_embedded_whole():
+    """The cache evicts its oldest texts; a batch larger than it used to evict its own first texts
+    and fail with KeyError."""
+    import numpy as np
+
+    judge = open_judge("hash", training=True)
+    assert judge is not None
+    judge.CACHE_SIZE = 3
+    texts = [f"the ratio is clipped in sentence {i}" for i in range(10)]
+    vectors = judge.embed(texts)
+    assert vectors.shape[0] == 10
+    assert np.allclose(vectors[0], judge.embed([texts[0]])[0])
+
+
+def test_an_index_is_built_on_a_backend_without_a_vector_store():
+    """Building an index embeds the exemplars when the store is for another backend; it used to
+    wait forever on the lock index() holds."""
+    import threading
+
+    judge = open_judge("hash", training=True)
+    assert judge is not None and judge.vectors is None
+    built = []
+    worker = threading.Thread(target=lambda: built.append(judge.index(BANK["algo-07"])), daemon=True)
+    worker.start()
+    worker.join(timeout=120)
+    assert built and len(built[0].rows) > 100
