@@ -28,6 +28,7 @@ from agent.scoring import (
     LEVEL_NAMES,
     DepthRule,
     cap_to_recall,
+    cumulate,
     depth_of,
     is_keyword_list,
     prepare_answer,
@@ -215,29 +216,24 @@ def verified_assessment(
     answer_depth = max(
         min(verdict.depth, depth_of(question, list(evidence.values()), mentioned, BOUND_RULE), cap), floor
     )
-    prior_covered = list(prior.covered) if prior else []
-    known = {e.key_point for e in prior_covered}
-    new = [e for e in evidence.values() if e.key_point not in known]
-    covered = prior_covered + new
-    supported = min(depth_of(question, covered, mentioned or bool(prior and prior.depth), BOUND_RULE), cap)
+    visit = cumulate(question, prior, evidence)
+    supported = min(depth_of(question, visit.covered, mentioned or bool(prior and prior.depth), BOUND_RULE), cap)
     depth = max(
         prior.depth if prior else 0,
         min(verdict.depth, supported),
         answer_depth,
         max(offline.depth - slack, 0) if offline is not None and not capped else 0,
     )
-    shown = {e.key_point for e in covered}
-    missed = question.missed(shown)
     return Assessment(
         question=question.id,
         depth=depth,
         answer_depth=answer_depth,
-        covered=covered,
-        new=[e.key_point for e in new],
-        missed=missed,
+        covered=visit.covered,
+        new=visit.new,
+        missed=visit.missed,
         misconceptions=misconceptions,
         flags=flags,
-        reason=_reason(question, depth, covered, missed, flags, verdict, supported, dropped),
+        reason=_reason(question, depth, visit.covered, visit.missed, flags, verdict, supported, dropped),
         brain="llm",
         note=prepared.note,
     )

@@ -229,30 +229,45 @@ class RubricScorer:
         answer_depth = depth_of(question, list(evidence.values()), mentioned, self.rule)
         if capped:
             answer_depth = min(answer_depth, 1)
-        prior_covered = list(prior.covered) if prior else []
-        known = {e.key_point for e in prior_covered}
-        new = [e for e in evidence.values() if e.key_point not in known]
-        covered = prior_covered + new
-        union_depth = depth_of(question, covered, mentioned or bool(prior and prior.depth), self.rule)
+        visit = cumulate(question, prior, evidence)
+        union_depth = depth_of(question, visit.covered, mentioned or bool(prior and prior.depth), self.rule)
         if capped:
             union_depth = min(union_depth, 1)
         depth = max(prior.depth if prior else 0, union_depth, answer_depth)
-        shown = {e.key_point for e in covered}
-        missed = question.missed(shown)
         return Assessment(
             question=question.id,
             depth=depth,
             answer_depth=answer_depth,
-            covered=covered,
-            new=[e.key_point for e in new],
-            missed=missed,
-            near_misses=[e for e in near_misses if e.key_point in missed],
+            covered=visit.covered,
+            new=visit.new,
+            missed=visit.missed,
+            near_misses=[e for e in near_misses if e.key_point in visit.missed],
             misconceptions=misconceptions,
             flags=flags,
-            reason=reason_for(question, depth, covered, missed, flags, adjacent),
+            reason=reason_for(question, depth, visit.covered, visit.missed, flags, adjacent),
             brain=self.name,
             note=note,
         )
+
+
+@dataclass(frozen=True)
+class Visit:
+    """What a question's visit has shown once an answer is added to the turns before it."""
+
+    covered: list[Evidence]
+    """The earlier turns' points, then this answer's new ones."""
+    new: list[str]
+    missed: list[str]
+    """Level-ordered, as `Question.missed`."""
+
+
+def cumulate(question: Question, prior: Assessment | None, evidence: dict[str, Evidence]) -> Visit:
+    """One copy of how evidence accumulates over a visit, for the offline scorer and the LLM verifier."""
+    covered = list(prior.covered) if prior else []
+    known = {e.key_point for e in covered}
+    new = [e for e in evidence.values() if e.key_point not in known]
+    covered += new
+    return Visit(covered, [e.key_point for e in new], question.missed({e.key_point for e in covered}))
 
 
 def reason_for(

