@@ -103,7 +103,9 @@ def training_set(judge: MeaningJudge, bank, projection: np.ndarray | None = None
     """Rows from the exemplars themselves, each read leave-one-out (`judge train --from exemplars`)."""
     rng = np.random.default_rng(seed)
     px, py, pk, wx, wy, wk = [], [], [], [], [], []
-    for qid in sorted(judge.exemplars):
+    pg: list[int] = []
+    wg: list[int] = []
+    for group, qid in enumerate(sorted(judge.exemplars)):
         index = judge.index(bank[qid])
         question = index.question
         own = [r.text for r in index.rows]
@@ -140,6 +142,7 @@ def training_set(judge: MeaningJudge, bank, projection: np.ndarray | None = None
                 px.append(point_x[kp.id][i])
                 py.append(float(label))
                 pk.append(kind)
+                pg.append(group)
         for wrong in question.misconceptions:
             for i, (role, target) in enumerate(zip(roles, targets)):
                 if role == "hard_negative":
@@ -148,16 +151,9 @@ def training_set(judge: MeaningJudge, bank, projection: np.ndarray | None = None
                 wx.append(wrong_x[wrong.id][i])
                 wy.append(float(label))
                 wk.append("assertion" if label else role)
-    n = len(py)
+                wg.append(group)
     return TrainingSet(
-        np.array(px),
-        np.array(py),
-        np.array(pk),
-        np.array(wx),
-        np.array(wy),
-        np.array(wk),
-        np.zeros(n),
-        np.zeros(len(wy)),
+        np.array(px), np.array(py), np.array(pk), np.array(wx), np.array(wy), np.array(wk), np.array(pg), np.array(wg)
     )
 
 
@@ -200,8 +196,12 @@ def item_set(judge: MeaningJudge, bank, items: list[KeypointItem], projection: n
     )
 
 
+FIT_STEPS = 1500
+"""Adam steps per fit: converged on the full sets (a tenth of them fits a small set's rows)."""
+
+
 def fit_logistic(
-    x: np.ndarray, y: np.ndarray, names: tuple[str, ...], l2: float = 1e-3, steps: int = 1500, rate: float = 0.02
+    x: np.ndarray, y: np.ndarray, names: tuple[str, ...], l2: float = 1e-3, steps: int | None = None, rate: float = 0.02
 ) -> LogisticHead:
     """Class-balanced L2 logistic regression, full-batch Adam (thousands of features: Newton's
     Hessian would cost minutes)."""
@@ -215,7 +215,7 @@ def fit_logistic(
     beta = np.zeros(z.shape[1], dtype=np.float32)
     bias = 0.0
     m, v, mb, vb = np.zeros_like(beta), np.zeros_like(beta), 0.0, 0.0
-    for step in range(1, steps + 1):
+    for step in range(1, (steps or FIT_STEPS) + 1):
         p = 1.0 / (1.0 + np.exp(-np.clip(z @ beta + bias, -30, 30)))
         residual = weight * (p - y)
         gradient = z.T @ residual + l2 * beta
@@ -292,8 +292,6 @@ def train_heads(judge: MeaningJudge, bank, source: str = "exemplars") -> tuple[H
         data = item_set(judge, bank, training_items(bank), projection)
     else:
         data = training_set(judge, bank, projection)
-        data.point_group[:] = np.arange(len(data.point_group))  # rows are read leave-one-out already
-        data.wrong_group[:] = np.arange(len(data.wrong_group))
     dim = projection.shape[1]
     point, point_report = _fit_head(
         data.point_x,

@@ -19,6 +19,12 @@ BANK = load_bank()
 DRAFTS = Path(judge_training.__file__).parent / "exemplar_drafts"
 
 
+@pytest.fixture(autouse=True)
+def quick_fits(monkeypatch):
+    """A tenth of the Adam steps: these sets are a few questions' rows, not all of them."""
+    monkeypatch.setattr(judge_training, "FIT_STEPS", 150)
+
+
 def test_bars_are_chosen_out_of_fold_and_keep_the_bound(monkeypatch):
     """On three questions with the hash embedding of the tests: the report's rates are those of
     heads that never saw the rows' question, and the bar keeps hard negatives within its bound."""
@@ -80,3 +86,20 @@ def test_drafts_name_only_the_bank_s_own_points_and_misconceptions(qid):
     question = BANK[qid]
     assert set(drafts[qid].key_points) == {kp.id for kp in question.key_points}
     assert set(drafts[qid].misconceptions) == {m.id for m in question.misconceptions}
+
+
+def test_heads_fitted_on_the_exemplars_choose_their_bars_on_questions_they_did_not_see(tmp_path: Path):
+    """`judge train` (the shipped heads' way), on two questions' exemplars with the hash embedding."""
+    from knowledge.exemplars import EXEMPLAR_DIR
+
+    for qid in ("algo-07", "infra-10"):
+        (tmp_path / f"{qid}.yaml").write_text((EXEMPLAR_DIR / f"{qid}.yaml").read_text(encoding="utf-8"))
+    judge = open_judge("hash", [tmp_path], training=True)
+    assert judge is not None and len(judge.exemplars) == 2
+    heads, report = judge_training.train_heads(judge, BANK)
+    assert report["source"] == "exemplars"
+    rates = report["key_point"]["out_of_fold"]
+    assert set(rates) >= {"positive", "plain", "hard_negative", "rival"}
+    assert rates["hard_negative"] <= judge_training.HARD_NEGATIVE_BOUND or report["key_point"]["threshold"] == 0.95
+    assert 0.3 <= heads.misconception.threshold <= 0.95
+    assert heads.fits(heads.projection.shape[1])
