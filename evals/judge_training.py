@@ -14,7 +14,7 @@ used; the dev split of the gold set only chooses the depth rule (see `scoring.De
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -86,6 +86,23 @@ class TrainingSet:
     point_group: np.ndarray
     """The question each row came from, for cross-validation by question."""
     wrong_group: np.ndarray
+
+    @property
+    def points(self) -> Rows:
+        return Rows(self.point_x, self.point_y, self.point_kind, self.point_group)
+
+    @property
+    def wrongs(self) -> Rows:
+        return Rows(self.wrong_x, self.wrong_y, self.wrong_kind, self.wrong_group)
+
+
+class Rows(NamedTuple):
+    """One head's rows: features, labels, what each row was, and its question."""
+
+    x: np.ndarray
+    y: np.ndarray
+    kind: np.ndarray
+    group: np.ndarray
 
 
 def _self_columns(index: QuestionIndex, texts: list[str]) -> np.ndarray:
@@ -293,37 +310,16 @@ def train_heads(judge: MeaningJudge, bank, source: str = "exemplars") -> tuple[H
     else:
         data = training_set(judge, bank, projection)
     dim = projection.shape[1]
-    point, point_report = _fit_head(
-        data.point_x,
-        data.point_y,
-        data.point_kind,
-        data.point_group,
-        feature_names(KEY_POINT_FEATURES, POINT_PAIRS, dim),
-        "hard_negative",
-        HARD_NEGATIVE_BOUND,
-    )
-    wrong, wrong_report = _fit_head(
-        data.wrong_x,
-        data.wrong_y,
-        data.wrong_kind,
-        data.wrong_group,
-        feature_names(MISCONCEPTION_FEATURES, MISCONCEPTION_PAIRS, dim),
-        "denial",
-        DENIAL_BOUND,
-    )
+    point_names = feature_names(KEY_POINT_FEATURES, POINT_PAIRS, dim)
+    wrong_names = feature_names(MISCONCEPTION_FEATURES, MISCONCEPTION_PAIRS, dim)
+    point, point_report = _fit_head(data.points, point_names, "hard_negative", HARD_NEGATIVE_BOUND)
+    wrong, wrong_report = _fit_head(data.wrongs, wrong_names, "denial", DENIAL_BOUND)
     report = {"source": source, "key_point": point_report, "misconception": wrong_report}
     return Heads(point, wrong, projection), report
 
 
-def _fit_head(
-    x: np.ndarray,
-    y: np.ndarray,
-    kind: np.ndarray,
-    groups: np.ndarray,
-    names: tuple[str, ...],
-    guard: str,
-    bound: float,
-) -> tuple[LogisticHead, dict[str, Any]]:
+def _fit_head(rows: Rows, names: tuple[str, ...], guard: str, bound: float) -> tuple[LogisticHead, dict[str, Any]]:
+    x, y, kind, groups = rows
     held_out = out_of_fold(x, y, groups, names)
     threshold = pick_threshold(held_out, kind, guard, bound)
     head = fit_logistic(x, y, names)
