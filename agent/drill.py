@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import IO, Any, Literal
 
+from agent.events import Assessed, Event, PreviousGap
 from agent.plain import Renderer
 from agent.planning import PlanError, PlanRequest
 from agent.profile import History, mastery
-from agent.runner import Event
 from knowledge.bank import Bank
 from knowledge.models import Question
 
@@ -155,13 +155,12 @@ class DrillRenderer(Renderer):
 
     def show(self, event: Event) -> None:
         super().show(event)
-        if event.type == "assessment" and event.data["question"] in self.gaps:
-            question = event.data["question"]
-            super().show(Event("previous_gap", {"question": question, "key_points": self.gaps.pop(question)}))
+        if isinstance(event, Assessed) and event.question in self.gaps:
+            super().show(PreviousGap(event.question, self.gaps.pop(event.question)))
 
     def _text(self, event: Event) -> str:
-        if event.type != "previous_gap":
+        if not isinstance(event, PreviousGap):
             return super()._text(event)
-        question = self.bank[event.data["question"]]
-        lines = [f"  - {kp}: {question.key_point(kp).statement}" for kp in event.data["key_points"]]
+        question = self.bank[event.question]
+        lines = [f"  - {kp}: {question.key_point(kp).statement}" for kp in event.key_points]
         return "  last time you had not shown:\n" + "\n".join(lines) + "\n"

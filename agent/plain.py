@@ -11,8 +11,9 @@ import json
 from collections.abc import AsyncIterator, Callable
 from typing import IO
 
+from agent.events import Assessed, DraftKept, Event, Prompted, QuestionDone, Recovered, SessionDone, Token
 from agent.parts import coverage_mark
-from agent.runner import Event, Interview
+from agent.runner import Interview
 from agent.state import CandidateAction
 from agent.text import clean_for_display
 from knowledge.bank import Bank
@@ -57,66 +58,51 @@ class Renderer:
         self.bank = bank
 
     def show(self, event: Event) -> None:
-        if event.type == "token":
+        if isinstance(event, Token):
             return  # streamed text is shown whole with its follow_up event in a plain terminal
         if self.jsonl:
-            self.out.write(
-                terminal_safe_json(json.dumps({"type": event.type, **_public(event)}, ensure_ascii=False)) + "\n"
-            )
+            line = {"type": event.type, **event.public()}
+            self.out.write(terminal_safe_json(json.dumps(line, ensure_ascii=False)) + "\n")
         else:
             self.out.write(self._text(event))
         self.out.flush()
 
     def _text(self, event: Event) -> str:
-        d = event.data
-        if event.type in ("ask", "follow_up", "hint"):
-            head = (
-                f"[{d['number']}/{d['of']} {d['question']}]"
-                if event.type == "ask"
-                else f"[{event.type.replace('_', '-')}]"
-            )
-            return f"\n{head} {clean_for_display(d['text'])}\n> "
-        if event.type == "recovered":
-            return f"\n(recovered your saved reply to: {clean_for_display(d['text'])[:80]})\n"
-        if event.type == "draft":
-            return (
-                "(your unsent answer from before, kept; type on to continue it, an empty line sends it)\n"
-                f"{clean_for_display(d['text'])}\n"
-            )
-        if event.type == "assessment":
-            flags = f" ({', '.join(d['flags'])})" if d["flags"] else ""
-            offline = f" [scored offline: {d['fallback_reason']}]" if d.get("fallback_reason") else ""
-            return f"  depth so far: {d['depth']}/4{flags}{offline}\n"
-        if event.type == "question_done":
-            return f"  -> {d['question']} done at depth {d['depth']}/4\n" + _review(d)
-        if event.type == "session_done":
-            return f"\nSession {d['session_id']} {d.get('status', 'finished')}.\n"
+        match event:
+            case Prompted(kind="ask"):
+                return f"\n[{event.number}/{event.of} {event.question}] {clean_for_display(event.text)}\n> "
+            case Prompted():
+                return f"\n[{event.kind.replace('_', '-')}] {clean_for_display(event.text)}\n> "
+            case Recovered():
+                return f"\n(recovered your saved reply to: {clean_for_display(event.prompt.text)[:80]})\n"
+            case DraftKept():
+                return (
+                    "(your unsent answer from before, kept; type on to continue it, an empty line sends it)\n"
+                    f"{clean_for_display(event.text)}\n"
+                )
+            case Assessed():
+                flags = f" ({', '.join(event.flags)})" if event.flags else ""
+                offline = f" [scored offline: {event.fallback_reason}]" if event.fallback_reason else ""
+                return f"  depth so far: {event.depth}/4{flags}{offline}\n"
+            case QuestionDone():
+                return f"  -> {event.question} done at depth {event.depth}/4\n" + _review(event)
+            case SessionDone():
+                return f"\nSession {event.session_id} {event.status}.\n"
         return ""
 
 
-def _review(done: dict) -> str:
+def _review(done: QuestionDone) -> str:
     """The closed question's parts, as far as each was shown, and what was shown only after a hint."""
     lines = []
-    if len(done.get("parts") or []) > 1:
+    if len(done.parts) > 1:
         lines += [
             f"     {coverage_mark(p['shown'], p['of'])} {clean_for_display(p['text'])} ({p['shown']}/{p['of']}"
             + (", with a hint)" if p["hinted"] else ")")
-            for p in done["parts"]
+            for p in done.parts
         ]
-    if done.get("hinted"):
-        lines.append(f"     with a hint: {', '.join(done['hinted'])}")
+    if done.hinted:
+        lines.append(f"     with a hint: {', '.join(done.hinted)}")
     return "".join(f"{line}\n" for line in lines)
-
-
-def _public(event: Event) -> dict:
-    d = dict(event.data)
-    if event.type in ("ask", "follow_up", "hint", "recovered"):
-        keys = ["question", "text"] + (["target"] if event.type != "ask" else []) + ["number", "of"]
-        if event.type == "recovered":
-            keys += ["action", "answer"]
-        d = {k: d.get(k) for k in keys}
-        d["text"] = clean_for_display(d["text"] or "")
-    return d
 
 
 async def drive(interview: Interview, first: AsyncIterator[Event], reader: LineReader, renderer: Renderer) -> str:
@@ -125,13 +111,13 @@ async def drive(interview: Interview, first: AsyncIterator[Event], reader: LineR
     while True:
         async for event in events:
             renderer.show(event)
-            if event.type == "session_done":  # the report is exported by then
-                return event.data.get("status", "finished")
+            if isinstance(event, SessionDone):  # the report is exported by then
+                return event.status
         if interview.waiting is None:
             return "finished"
         begun = interview.draft() or ""  # only after a restart: sending an answer clears its draft
         if begun:
-            renderer.show(Event("draft", {"text": begun}))
+            renderer.show(DraftKept(begun))
         # A person types on to continue the draft; a program (JSONL) is told of it and sends its
         # answer whole, as it would have anyway after a crash (continuing would merge two answers).
         reply = reader.reply(interview.save_draft, "" if renderer.jsonl else begun)

@@ -15,12 +15,13 @@ import contextlib
 import sqlite3
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from langgraph.types import Command
 
+from agent.events import Event, Prompted, Recovered, SessionDone, streamed
 from agent.graph import InterviewContext
 from agent.planning import PlanRequest
 from agent.report import build_report, export_report
@@ -35,15 +36,6 @@ ENDED = ("finished", "ended")
 PROCESS_OWNER = uuid.uuid4().hex
 """Who holds the sessions this process drives (their leases in sessions.sqlite): one process, one
 driver, however many Interview objects it makes for a session (the TUI makes one per screen)."""
-
-
-@dataclass(frozen=True)
-class Event:
-    """ask / follow_up / hint (the interviewer waits), token, assessment, question_done,
-    session_done, recovered (a saved reply is being submitted again)."""
-
-    type: str
-    data: dict[str, Any] = field(default_factory=dict)
 
 
 class Interview:
@@ -115,12 +107,12 @@ class Interview:
             saved = self.index.saved_answer(self.session_id, turn)
             if saved:
                 self.waiting = snapshot.interrupts[0].value
-                yield Event("recovered", {**self.waiting, "action": saved[0], "answer": saved[1]})
+                yield Recovered(Prompted.of_payload(self.waiting), saved[0], saved[1])
                 async for event in self._run(Command(resume={"action": saved[0], "text": saved[1]})):
                     yield event
                 return
             self.waiting = snapshot.interrupts[0].value
-            yield Event(self.waiting["kind"], self.waiting)
+            yield Prompted.of_payload(self.waiting)
             return
         if snapshot.next or snapshot.tasks:  # tasks whose writes were saved before a crash count too
             async for event in self._run(None):
@@ -171,7 +163,7 @@ class Interview:
                     continue  # the report node emits it before its writes are saved: told below instead
                 if chunk["type"] == "question_done":
                     closed.append(chunk["question"])
-                yield Event(chunk["type"], {k: v for k, v in chunk.items() if k != "type"})
+                yield streamed(chunk)
             elif "__interrupt__" in chunk:
                 await self._question_done(closed)
                 self.waiting = chunk["__interrupt__"][0].value
@@ -180,7 +172,7 @@ class Interview:
                 ):  # the question itself, not a drill's probe
                     question = self.waiting["question"]
                     self.index.asked_wording(self.session_id, question, self.wordings.get(question, 0))
-                yield Event(self.waiting["kind"], self.waiting)
+                yield Prompted.of_payload(self.waiting)
         if self.waiting is None:  # the graph ended, and its final checkpoint is saved
             async for event in self._ended():
                 yield event
@@ -197,7 +189,7 @@ class Interview:
         """`session_done`, once the end of the session is recorded everywhere."""
         status = await self.settle()
         if status is not None:
-            yield Event("session_done", {"session_id": self.session_id, "status": status})
+            yield SessionDone(self.session_id, status)
 
     async def settle(self) -> str | None:
         """For a session whose graph has ended, record the end where it is not yet (a kill may have

@@ -26,6 +26,7 @@ from typing import Annotated, Any
 
 import typer
 
+from agent.events import Prompted, SessionDone
 from agent.text import size
 from evals.metrics import percentile
 from knowledge.settings import ENV_PREFIX, InterviewSettings, JudgeSettings, KnowledgeSettings, LLMSettings, Settings
@@ -33,7 +34,8 @@ from knowledge.settings import ENV_PREFIX, InterviewSettings, JudgeSettings, Kno
 FIRST_QUESTION = "algo-07"
 BUCKETS = (("<=100", 0, 100), ("<=300", 100, 300), ("<=1000", 300, 1000))
 """Answer length in words (Latin words plus CJK characters / 2, as the scorer counts them)."""
-NEXT_TURN = ("ask", "follow_up", "hint", "session_done")
+NEXT_TURN = (Prompted, SessionDone)
+"""The events that end a turn: the interviewer speaks again, or the session is over."""
 CLI = (sys.executable, "-c", "from tui.cli import main; main()")
 """The `rl-interview` entry point in a fresh interpreter (what the console script runs)."""
 IMPORT_FLOOR = (sys.executable, "-c", "import langgraph.graph, chromadb")
@@ -373,7 +375,7 @@ async def _turn_ms(services: Any, question_id: str, answer: str) -> float:
     started = time.perf_counter()
     elapsed = None
     async for event in session.submit(CandidateAction.answer, answer):
-        if elapsed is None and event.type in NEXT_TURN:
+        if elapsed is None and isinstance(event, NEXT_TURN):
             elapsed = (time.perf_counter() - started) * 1000
     if elapsed is None:
         raise BenchError(f"no interviewer turn followed an answer to {question_id}")

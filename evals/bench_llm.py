@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from agent.events import Assessed, Token
 from evals.bench import NEXT_TURN, BenchError, bench_settings, summary
 from knowledge.settings import LLMSettings
 
@@ -61,11 +62,11 @@ async def _model_turns(settings, answers: list[tuple[str, str]], warmup: int = 1
             elapsed = first_token = None
             async for event in session.submit(CandidateAction.answer, answer):
                 now = (time.perf_counter() - started) * 1000
-                if event.type == "token" and first_token is None:
+                if isinstance(event, Token) and first_token is None:
                     first_token = now
-                if event.type == "assessment" and event.data.get("brain") != "llm":
+                if isinstance(event, Assessed) and event.brain != "llm":
                     fallbacks += 1
-                if event.type in NEXT_TURN and elapsed is None:
+                if isinstance(event, NEXT_TURN) and elapsed is None:
                     elapsed = now
             if elapsed is None:
                 raise BenchError(f"no interviewer turn followed an answer to {question_id}")

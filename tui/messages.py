@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from textual.message import Message
 
+from agent.events import Assessed, Event, Prompted, QuestionDone, Recovered, SessionDone, Token
+
 
 class ServicesReady(Message, bubble=False):
     """The interviewer (graph, store, session index) finished loading in the background."""
@@ -15,9 +17,48 @@ class ServicesFailed(Message, bubble=False):
         self.error = error
 
 
-class AgentEvent(Message):
-    """One event of the interview (ask, follow_up, hint, token, assessment, question_done, ...)."""
+class AgentMessage(Message):
+    """One event of the interview, as a Textual message; each kind of event has its own subclass,
+    so a screen handles each with its own `@on` handler."""
 
-    def __init__(self, event) -> None:
+    def __init__(self, event: Event) -> None:
         super().__init__()
         self.event = event
+
+
+class InterviewerSpoke(AgentMessage):
+    event: Prompted
+
+
+class TokenStreamed(AgentMessage):
+    event: Token
+
+
+class AnswerAssessed(AgentMessage):
+    event: Assessed
+
+
+class QuestionClosed(AgentMessage):
+    event: QuestionDone
+
+
+class SessionEnded(AgentMessage):
+    event: SessionDone
+
+
+class AnswerRecovered(AgentMessage):
+    event: Recovered
+
+
+MESSAGES: dict[type[Event], type[AgentMessage]] = {
+    Prompted: InterviewerSpoke,
+    Token: TokenStreamed,
+    Assessed: AnswerAssessed,
+    QuestionDone: QuestionClosed,
+    SessionDone: SessionEnded,
+    Recovered: AnswerRecovered,
+}
+
+
+def message_for(event: Event) -> AgentMessage:
+    return MESSAGES[type(event)](event)

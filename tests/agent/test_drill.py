@@ -11,9 +11,9 @@ import pytest
 from agent_helpers import GraphDriver, explain
 
 from agent.drill import MASTERED, DrillOptions, DrillRenderer, drill_queue, plan_drill
+from agent.events import Assessed, QuestionDone
 from agent.planning import PlanError, PlanRequest, make_plan
 from agent.profile import Attempt, Profile
-from agent.runner import Event
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
 
@@ -144,21 +144,10 @@ async def test_a_drilled_question_opens_in_chinese(bank, notes_retriever):
 
 def test_previous_gap_follows_the_first_assessment_only(bank):
     gap = ["clip-the-ratio", "zero-gradient-cases"]
-    assessment = Event(
-        "assessment",
-        {
-            "question": "algo-07",
-            "depth": 1,
-            "covered": [],
-            "missed": gap,
-            "flags": [],
-            "brain": "offline",
-            "fallback_reason": None,
-        },
-    )
+    assessment = Assessed(question="algo-07", depth=1, missed=gap)
     out = io.StringIO()
     renderer = DrillRenderer(out, True, bank, {"algo-07": gap})
-    for event in (assessment, assessment, Event("question_done", {"question": "algo-07", "depth": 1})):
+    for event in (assessment, assessment, QuestionDone(question="algo-07", depth=1)):
         renderer.show(event)
     events = [json.loads(line) for line in out.getvalue().splitlines()]
     assert [e["type"] for e in events] == ["assessment", "previous_gap", "assessment", "question_done"]

@@ -181,9 +181,9 @@ async def test_the_reviews_show_part_coverage_and_what_came_with_a_hint(graph_dr
     """The plain front end's review line, the report and the TUI review all show the parts."""
     import io
 
+    from agent.events import streamed
     from agent.plain import Renderer
     from agent.report import build_report, to_markdown
-    from agent.runner import Event
     from tui.screens.review import review_markdown
 
     question = bank["algo-07"]
@@ -195,7 +195,7 @@ async def test_the_reviews_show_part_coverage_and_what_came_with_a_hint(graph_dr
     await driver.reply("skip")
     done = next(e for e in driver.events if e["type"] == "question_done")
     out = io.StringIO()
-    Renderer(out, jsonl=False, bank=bank).show(Event("question_done", {k: v for k, v in done.items() if k != "type"}))
+    Renderer(out, jsonl=False, bank=bank).show(streamed(done))
     text = out.getvalue()
     for part in question.parts:
         assert part.en in text

@@ -18,6 +18,7 @@ import time
 import pytest
 from agent_helpers import INTERVIEWER_EVENTS, cli_env, reply_bytes, rl_interview, run_cli
 
+from agent.events import Assessed
 from agent.planning import PlanRequest
 from agent.state import CandidateAction
 from evals.scripted_provider import Hanging, LLMServer, Reply, verdict
@@ -168,8 +169,8 @@ async def test_a_provider_that_never_answers_holds_a_turn_no_longer_than_its_dea
         started = time.monotonic()
         events = await submit(interview, ANSWER.format(n=1))
         took = time.monotonic() - started
-    assessment = next(e.data for e in events if e.type == "assessment")
-    assert (assessment["brain"], assessment["fallback_reason"]) == ("offline", "no reply within the turn's 2 s")
+    assessment = next(e for e in events if isinstance(e, Assessed))
+    assert (assessment.brain, assessment.fallback_reason) == ("offline", "no reply within the turn's 2 s")
     assert events[-1].type in INTERVIEWER_EVENTS, "the turn did not end with the interviewer's next line"
     assert len(hanging.held) == 1, "the follow-up of a turn past its deadline must not ask the model"
     assert took < 2 + 2, f"the turn took {took:.1f} s"
@@ -197,7 +198,7 @@ async def test_after_a_turn_past_its_deadline_the_next_turn_asks_the_model_again
         [event async for event in interview.start(PlanRequest(ids=["algo-07"]), "en", 3)]
         late = await submit(interview, answer)
         again = await submit(interview, answer)
-    first, second = (next(e.data for e in events if e.type == "assessment") for events in (late, again))
-    assert (first["brain"], first["fallback_reason"]) == ("offline", "no reply within the turn's 2 s")
-    assert (second["brain"], second["fallback_reason"]) == ("llm", None)
+    first, second = (next(e for e in events if isinstance(e, Assessed)) for events in (late, again))
+    assert (first.brain, first.fallback_reason) == ("offline", "no reply within the turn's 2 s")
+    assert (second.brain, second.fallback_reason) == ("llm", None)
     assert len([r for r in server.requests if not r.get("stream")]) == 2

@@ -21,6 +21,7 @@ from agent_helpers import (
     zh_answer_for_levels,
 )
 
+from agent.events import Prompted
 from agent.planning import PlanRequest
 from agent.state import CandidateAction
 
@@ -61,7 +62,7 @@ async def test_interview_start_submit_finish_and_index(settings, notes_retriever
         interview = svc.interview()
         events = await collect(interview.start(PlanRequest(ids=["algo-07", "infra-12"]), "en", 1))
         assert [e.type for e in events] == ["ask"]
-        assert events[0].data["text"] == bank["algo-07"].prompt.en
+        assert events[0].text == bank["algo-07"].prompt.en
         row = svc.index.get(interview.session_id)
         assert (row.status, row.plan, row.lang) == ("active", ["algo-07", "infra-12"], "en")
         assert svc.index.latest_unfinished().id == interview.session_id
@@ -81,7 +82,7 @@ async def test_interview_start_submit_finish_and_index(settings, notes_retriever
             assert events[0].type == "assessment"
         assert interview.waiting is None
         assert events[-1].type == "session_done"
-        assert events[-1].data["session_id"] == interview.session_id
+        assert events[-1].session_id == interview.session_id
 
         state = await interview.state()
         assert state["status"] == "finished"
@@ -125,7 +126,7 @@ async def test_resume_in_new_services_waits_at_the_same_turn(settings, notes_ret
         again = svc.interview(session_id)
         events = await collect(again.resume())
         assert [e.type for e in events] == [waiting["kind"]]
-        assert events[0].data == waiting
+        assert events[0] == Prompted.of_payload(waiting)
         state = await again.state()
         assert len(state["turns"]) == 1
 
@@ -142,9 +143,9 @@ async def test_a_saved_reply_the_graph_never_received_is_recovered_once(settings
         again = svc.interview(session_id)
         events = await collect(again.resume())
         assert events[0].type == "recovered"
-        assert events[0].data["answer"] == answer
+        assert events[0].answer == answer
         assert [e.type for e in events[1:]] == ["assessment", "follow_up"]
-        assert events[1].data["depth"] >= 2
+        assert events[1].depth >= 2
         state = await again.state()
         assert [t.answer for t in state["turns"]] == [answer]
     # Resuming again finds the reply already taken: nothing is submitted twice.

@@ -13,6 +13,7 @@ import json
 import pytest
 from agent_helpers import run_cli
 
+from agent.events import SessionDone
 from agent.planning import PlanRequest
 from agent.sessions import SessionIndex
 from agent.state import CandidateAction
@@ -116,7 +117,7 @@ async def test_killed_after_the_report_step_ran_but_before_its_checkpoint_the_ne
         assert all(path.exists() for path in report_files(settings, session_id))
         events = await collect(svc.interview(session_id).resume())  # and a resume completes the graph
         assert [e.type for e in events] == ["session_done"]
-        assert events[0].data == {"session_id": session_id, "status": "finished"}
+        assert events[0] == SessionDone(session_id, "finished")
     snapshot = await saved(settings, session_id)
     assert (snapshot.values["status"], snapshot.next, snapshot.tasks) == ("finished", (), ())
 

@@ -43,7 +43,7 @@ async def asked(settings, retriever, request: PlanRequest, session_id: str, lang
         first = [event async for event in session.start(request, lang, 3)][-1]
         async for _ in session.submit(CandidateAction.skip):
             pass
-        return first.data["text"]
+        return first.text
 
 
 @pytest.fixture
@@ -102,12 +102,12 @@ async def test_a_resumed_session_keeps_its_wording_and_the_review_shows_it(worde
     async with agent.app.open_services(settings, retriever=notes_retriever) as services:
         session = services.interview("later")
         first = [event async for event in session.start(PlanRequest(ids=["algo-07", "infra-01"], seed=1), "en", 3)][-1]
-    chosen = first.data["text"]
+    chosen = first.text
     assert chosen != worded["algo-07"].prompt.en
     async with agent.app.open_services(settings, retriever=notes_retriever) as services:
         resumed = services.interview("later")
         events = [event async for event in resumed.resume()]
-        assert events[-1].data["text"] == chosen
+        assert events[-1].text == chosen
         async for _ in resumed.submit(CandidateAction.skip):
             pass
         assert resumed.waiting["text"] == worded["infra-01"].prompt.en

@@ -181,13 +181,13 @@ async def test_agent_events_arrive_in_order(make_app):
         assert hook.types == ["ask"]
         await answer(pilot, CLIP_ANSWER)
         assert hook.types == ["ask", "assessment", "follow_up"]
-        assert hook.events[1].data["question"] == "algo-07" and hook.events[1].data["depth"] >= 1
+        assert hook.events[1].question == "algo-07" and hook.events[1].depth >= 1
         await next_turn(pilot, ("f4",))
         await wait_until(pilot, lambda: "ask" in hook.types[3:], "the next question")
         await settle(pilot)
         assert hook.types == ["ask", "assessment", "follow_up", "assessment", "question_done", "ask"]
-        assert hook.events[-1].data["question"] == "infra-01"
-        assert [e.data["turn"] for e in hook.events if e.type in ("ask", "follow_up")] == [0, 1, 2]
+        assert hook.events[-1].question == "infra-01"
+        assert [e.turn for e in hook.events if e.type in ("ask", "follow_up")] == [0, 1, 2]
 
 
 async def test_two_answers_then_skip_shows_the_review_with_depth_and_model_answer(make_app, bank):
@@ -207,7 +207,7 @@ async def test_two_answers_then_skip_shows_the_review_with_depth_and_model_answe
         await settle(pilot)
         review = app.screen
         assert review.question_id == "algo-07"
-        depth = hook.last("assessment")["depth"]
+        depth = hook.last("assessment").depth
         assert depth >= 1, "the answers showed level-1 and level-2 key points"
         source = review.query(Markdown).first().source
         assert source.startswith(f"# algo-07: depth {depth}/4")
@@ -418,7 +418,7 @@ async def test_finishing_every_question_shows_the_report_and_exports_it(make_app
         await wait_until(pilot, lambda: app.screen.report is not None, "the report's content")
         await settle(pilot)
         report = app.screen
-        depth = hook.last("assessment")["depth"]
+        depth = hook.last("assessment").depth
         assert report.session_id == "tui-0001"
         assert app.services.index.get("tui-0001").status == "finished"
         table = report.query_one("#questions", DataTable)

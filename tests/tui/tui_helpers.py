@@ -12,7 +12,7 @@ from textual.widgets import TextArea
 from agent.planning import PlanRequest
 from agent.state import CandidateAction
 from knowledge.models import Question
-from tui.messages import AgentEvent
+from tui.messages import AgentMessage
 from tui.widgets.transcript import CandidateTurn, InterviewerTurn
 
 WAIT_S = 15.0
@@ -136,15 +136,15 @@ class AgentEvents:
         self.events: list = []
 
     def __call__(self, message) -> None:
-        if isinstance(message, AgentEvent) and not any(e is message.event for e in self.events):
+        if isinstance(message, AgentMessage) and not any(e is message.event for e in self.events):
             self.events.append(message.event)
 
     @property
     def types(self) -> list[str]:
         return [e.type for e in self.events]
 
-    def last(self, kind: str) -> dict:
-        return next(e.data for e in reversed(self.events) if e.type == kind)
+    def last(self, kind: str):
+        return next(e for e in reversed(self.events) if e.type == kind)
 
 
 def probes(question: Question, lang: str = "en") -> list[str]:

@@ -1,5 +1,5 @@
 """The interview: transcript, answer editor, side panel. The agent runs in a worker; its events
-arrive as AgentEvent messages, so the UI never waits on it."""
+arrive as messages (one class per kind of event, tui.messages), so the UI never waits on it."""
 
 from __future__ import annotations
 
@@ -15,7 +15,15 @@ from textual.worker import Worker
 
 from agent.sessions import SessionBusy
 from agent.state import CandidateAction
-from tui.messages import AgentEvent
+from tui.messages import (
+    AnswerAssessed,
+    AnswerRecovered,
+    InterviewerSpoke,
+    QuestionClosed,
+    SessionEnded,
+    TokenStreamed,
+    message_for,
+)
 from tui.screens.base import AppScreen
 from tui.widgets.side_panel import SidePanel
 from tui.widgets.transcript import InterviewerTurn, Transcript
@@ -106,7 +114,7 @@ class InterviewScreen(AppScreen):
         if replay:
             await self._replay_current_question()
         async for event in events:
-            self.post_message(AgentEvent(event))
+            self.post_message(message_for(event))
 
     async def _replay_current_question(self) -> None:
         """On resume, where the candidate was: the current question's exchanges so far."""
@@ -172,54 +180,64 @@ class InterviewScreen(AppScreen):
             chosen,
         )
 
-    @on(AgentEvent)
-    def _event(self, message: AgentEvent) -> None:
+    @on(TokenStreamed)
+    def _show_token(self, message: TokenStreamed) -> None:
+        if self.streaming is None:
+            self.streaming = self.query_one(Transcript).add_interviewer("", LABELS["follow_up"])
+        self.streaming.append(message.event.text)
+
+    @on(InterviewerSpoke)
+    def _show_prompt(self, message: InterviewerSpoke) -> None:
         event = message.event
-        data = event.data
         transcript = self.query_one(Transcript)
         side = self.query_one(SidePanel)
-        if event.type == "token":
-            if self.streaming is None:
-                self.streaming = transcript.add_interviewer("", LABELS["follow_up"])
-            self.streaming.append(data["text"])
-        elif event.type in LABELS:
-            if self.streaming is not None:
-                self.streaming.remove()
-                self.streaming = None
-            question = self.app.services.bank[data["question"]]
-            label = f"{LABELS[event.type]} · {data['number']}/{data['of']} · {question.id}"
-            transcript.add_interviewer(data["text"], label)
-            side.number, side.of, side.question = data["number"], data["of"], question.id
-            side.section, side.topics = question.section.value, ", ".join(question.topics)
-            side.follow_ups = data["follow_ups"]
-            if event.type == "ask":
-                side.depth = None
-            editor = self.query_one("#answer", TextArea)
-            draft = self.session.draft()  # only after a restart: sending an answer clears its draft
-            if draft and not editor.text.strip():
-                editor.load_text(draft)
-                editor.move_cursor(editor.document.end)
-                transcript.add_note("Your unsent answer from before is back in the editor (a draft, not sent yet).")
-            elif editor.text.strip():
-                self.keep_draft()  # typed while the interviewer was thinking, when there was no turn to keep it for
-            editor.focus()
-            self._review()
-        elif event.type == "recovered":
-            if data.get("action") == "answer":
-                transcript.add_candidate(data["answer"])
-            transcript.add_note("Recovered your saved answer from before the interruption; continuing.")
-        elif event.type == "assessment":
-            side.depth = data["depth"]
-            side.scored_offline = data.get("fallback_reason")
-            if data["question"] in self.gaps:
-                question = self.app.services.bank[data["question"]]
-                missed = "; ".join(question.key_point(kp).statement for kp in self.gaps.pop(data["question"]))
-                transcript.add_note(f"Last time you had not shown: {missed}")
-        elif event.type == "question_done":
-            # The summary is saved by the time the interviewer speaks again (or the session ends).
-            self.review_due = data["question"] if self.app.settings.interview.review == "each" else None
-        elif event.type == "session_done":
-            self._report()
+        if self.streaming is not None:
+            self.streaming.remove()
+            self.streaming = None
+        question = self.app.services.bank[event.question]
+        transcript.add_interviewer(event.text, f"{LABELS[event.kind]} · {event.number}/{event.of} · {question.id}")
+        side.number, side.of, side.question = event.number, event.of, question.id
+        side.section, side.topics = question.section.value, ", ".join(question.topics)
+        side.follow_ups = event.follow_ups
+        if event.kind == "ask":
+            side.depth = None
+        editor = self.query_one("#answer", TextArea)
+        draft = self.session.draft()  # only after a restart: sending an answer clears its draft
+        if draft and not editor.text.strip():
+            editor.load_text(draft)
+            editor.move_cursor(editor.document.end)
+            transcript.add_note("Your unsent answer from before is back in the editor (a draft, not sent yet).")
+        elif editor.text.strip():
+            self.keep_draft()  # typed while the interviewer was thinking, when there was no turn to keep it for
+        editor.focus()
+        self._review()
+
+    @on(AnswerRecovered)
+    def _show_recovered(self, message: AnswerRecovered) -> None:
+        transcript = self.query_one(Transcript)
+        if message.event.action == "answer":
+            transcript.add_candidate(message.event.answer)
+        transcript.add_note("Recovered your saved answer from before the interruption; continuing.")
+
+    @on(AnswerAssessed)
+    def _show_assessment(self, message: AnswerAssessed) -> None:
+        event = message.event
+        side = self.query_one(SidePanel)
+        side.depth = event.depth
+        side.scored_offline = event.fallback_reason
+        if event.question in self.gaps:
+            question = self.app.services.bank[event.question]
+            missed = "; ".join(question.key_point(kp).statement for kp in self.gaps.pop(event.question))
+            self.query_one(Transcript).add_note(f"Last time you had not shown: {missed}")
+
+    @on(QuestionClosed)
+    def _review_when_saved(self, message: QuestionClosed) -> None:
+        # The summary is saved by the time the interviewer speaks again (or the session ends).
+        self.review_due = message.event.question if self.app.settings.interview.review == "each" else None
+
+    @on(SessionEnded)
+    def _show_report(self) -> None:
+        self._report()
 
     def _review(self) -> None:
         if self.review_due is None:

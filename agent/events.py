@@ -1,0 +1,149 @@
+"""What a front end hears from an interview: one frozen dataclass per kind of event.
+
+The graph's checkpoints keep the interviewer's waiting turn as a plain dict (sessions saved by
+earlier releases hold it that way) and its stream writes dicts; the runner turns both into these
+events, so front ends match on classes and read typed fields. `public()` is an event's line in the
+JSONL stream of the plain front end, which scripts read: its keys do not change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, ClassVar, Literal
+
+from agent.text import clean_for_display
+
+Kind = Literal["ask", "follow_up", "hint"]
+
+
+@dataclass(frozen=True)
+class Event:
+    TYPE: ClassVar[str]
+
+    @property
+    def type(self) -> str:
+        """The event's name in the JSONL stream."""
+        return self.TYPE
+
+    def public(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Prompted(Event):
+    """The interviewer asked, followed up or hinted, and waits for the candidate's reply."""
+
+    kind: Kind
+    question: str
+    text: str
+    number: int
+    of: int
+    turn: int
+    follow_ups: int = 0
+    target: str | None = None
+
+    @property
+    def type(self) -> str:
+        return self.kind
+
+    @classmethod
+    def of_payload(cls, payload: dict[str, Any]) -> Prompted:
+        """From the graph's interrupt (a dict with more keys than a front end needs)."""
+        return cls(**{f.name: payload[f.name] for f in fields(cls) if f.name in payload})
+
+    def public(self) -> dict[str, Any]:
+        shown: dict[str, Any] = {"question": self.question, "text": clean_for_display(self.text)}
+        if self.kind != "ask":
+            shown["target"] = self.target
+        return {**shown, "number": self.number, "of": self.of}
+
+
+@dataclass(frozen=True)
+class Token(Event):
+    """A piece of a follow-up a model is still writing."""
+
+    TYPE = "token"
+    text: str
+
+
+@dataclass(frozen=True)
+class Assessed(Event):
+    """An answer was judged: the question's depth so far and what it rests on."""
+
+    TYPE = "assessment"
+    question: str
+    depth: int
+    covered: list[str] = field(default_factory=list)
+    missed: list[str] = field(default_factory=list)
+    flags: list[str] = field(default_factory=list)
+    brain: str = "offline"
+    fallback_reason: str | None = None
+
+
+@dataclass(frozen=True)
+class QuestionDone(Event):
+    """A question closed; `parts` is its coverage per part, `hinted` what was shown after a hint."""
+
+    TYPE = "question_done"
+    question: str
+    depth: int
+    parts: list[dict[str, Any]] = field(default_factory=list)
+    hinted: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class SessionDone(Event):
+    """The session is over and recorded everywhere (index, report)."""
+
+    TYPE = "session_done"
+    session_id: str
+    status: str = "finished"
+
+
+@dataclass(frozen=True)
+class Recovered(Event):
+    """A reply saved before an interruption is being submitted again, to the turn it answers."""
+
+    TYPE = "recovered"
+    prompt: Prompted
+    action: str
+    answer: str
+
+    def public(self) -> dict[str, Any]:
+        p = self.prompt
+        return {
+            "question": p.question,
+            "text": clean_for_display(p.text),
+            "target": p.target,
+            "number": p.number,
+            "of": p.of,
+            "action": self.action,
+            "answer": self.answer,
+        }
+
+
+@dataclass(frozen=True)
+class DraftKept(Event):
+    """The plain front end found an unsent answer from before (it is not sent until finished)."""
+
+    TYPE = "draft"
+    text: str
+
+
+@dataclass(frozen=True)
+class PreviousGap(Event):
+    """A drill's question opened on last time's gap: the key points not shown then."""
+
+    TYPE = "previous_gap"
+    question: str
+    key_points: list[str]
+
+
+STREAMED: dict[str, type[Token | Assessed | QuestionDone]] = {e.TYPE: e for e in (Token, Assessed, QuestionDone)}
+"""The events the graph's nodes write to its stream, by their `type` key."""
+
+
+def streamed(chunk: dict[str, Any]) -> Event:
+    """An event from a dict the graph wrote to its stream."""
+    kind = STREAMED[chunk["type"]]
+    return kind(**{k: v for k, v in chunk.items() if k != "type"})
