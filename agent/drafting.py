@@ -16,6 +16,7 @@ from pydantic import ValidationError
 from agent.llm_client import LLMFailure, ModelClient
 from agent.prompts import load_text
 from knowledge.bank import QUESTION_LINE
+from knowledge.errors import InputError
 from knowledge.models import TOPICS, USER_QUESTION_ID, Question, Section
 from knowledge.settings import LLMSettings
 
@@ -27,7 +28,7 @@ DRAFT_HEADER = """\
 """
 
 
-class DraftError(Exception):
+class DraftError(InputError):
     """The model's draft is unusable; the message says why (nothing was written)."""
 
 

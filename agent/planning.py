@@ -8,10 +8,11 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from knowledge.bank import Bank
+from knowledge.errors import InputError
 from knowledge.models import Question
 
 
-class PlanError(ValueError):
+class PlanError(InputError, ValueError):
     """A plan request that cannot be met; the message lists what is valid."""
 
 

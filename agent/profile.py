@@ -42,6 +42,7 @@ from fsrs import Card, Rating, Scheduler
 from agent.scoring import depth_of
 from agent.state import Evidence, InterviewState
 from knowledge.bank import Bank
+from knowledge.errors import InputError
 from knowledge.models import Question
 
 Clock = Callable[[], datetime]
@@ -73,7 +74,7 @@ CREATE TABLE IF NOT EXISTS forgotten (session_id TEXT PRIMARY KEY);
 TABLES = ("attempts", "points", "misconceptions", "cards")
 
 
-class ProfileError(Exception):
+class ProfileError(InputError):
     """The profile cannot be used; the message names the file and the fix."""
 
 

@@ -50,7 +50,7 @@ class Interview:
         self.reports = reports
         """The folder the report is exported to when the session ends."""
         self.config = {"configurable": {"thread_id": session_id}}
-        self.waiting: dict[str, Any] | None = None
+        self.waiting: Prompted | None = None
         """The interviewer turn waiting for a reply, as last emitted."""
         self.on_question_done: list[Callable[[Interview, str], Awaitable[None]]] = []
         """Called with each closed question's id once its summary is in the saved state (before
@@ -103,16 +103,14 @@ class Interview:
         self.index.take(self.session_id, PROCESS_OWNER, take_over)
         self._word(snapshot.values.get("request"))
         if snapshot.interrupts:
-            turn = snapshot.interrupts[0].value["turn"]
-            saved = self.index.saved_answer(self.session_id, turn)
+            self.waiting = Prompted.of_payload(snapshot.interrupts[0].value)
+            saved = self.index.saved_answer(self.session_id, self.waiting.turn)
             if saved:
-                self.waiting = snapshot.interrupts[0].value
-                yield Recovered(Prompted.of_payload(self.waiting), saved[0], saved[1])
+                yield Recovered(self.waiting, saved[0], saved[1])
                 async for event in self._run(Command(resume={"action": saved[0], "text": saved[1]})):
                     yield event
                 return
-            self.waiting = snapshot.interrupts[0].value
-            yield Prompted.of_payload(self.waiting)
+            yield self.waiting
             return
         if snapshot.next or snapshot.tasks:  # tasks whose writes were saved before a crash count too
             async for event in self._run(None):
@@ -132,7 +130,7 @@ class Interview:
                 f"was not sent; resume it there, or here with --take-over, and send it again:\n{text}",
                 unsent=text,
             )
-        self.index.save_answer(self.session_id, self.waiting["turn"], action.value, text)
+        self.index.save_answer(self.session_id, self.waiting.turn, action.value, text)
         self.index.clear_draft(self.session_id)  # only once the answer itself is on disk
         async for event in self._run(Command(resume={"action": action.value, "text": text})):
             yield event
@@ -145,11 +143,11 @@ class Interview:
     def save_draft(self, text: str) -> None:
         """Keep the answer being written for the waiting turn (a front end calls this as it is typed)."""
         if self.waiting is not None:
-            self.index.save_draft(self.session_id, self.waiting["turn"], text)
+            self.index.save_draft(self.session_id, self.waiting.turn, text)
 
     def draft(self) -> str | None:
         """The unsent answer kept for the waiting turn, if any (shown again on resume)."""
-        return None if self.waiting is None else self.index.draft(self.session_id, self.waiting["turn"])
+        return None if self.waiting is None else self.index.draft(self.session_id, self.waiting.turn)
 
     async def _run(self, payload: Any) -> AsyncIterator[Event]:
         self.waiting = None
@@ -166,13 +164,11 @@ class Interview:
                 yield streamed(chunk)
             elif "__interrupt__" in chunk:
                 await self._question_done(closed)
-                self.waiting = chunk["__interrupt__"][0].value
-                if self.waiting["kind"] == "ask" and not self.waiting.get(
-                    "target"
-                ):  # the question itself, not a drill's probe
-                    question = self.waiting["question"]
+                self.waiting = Prompted.of_payload(chunk["__interrupt__"][0].value)
+                if self.waiting.kind == "ask" and not self.waiting.target:  # the question itself, not a drill's probe
+                    question = self.waiting.question
                     self.index.asked_wording(self.session_id, question, self.wordings.get(question, 0))
-                yield Prompted.of_payload(self.waiting)
+                yield self.waiting
         if self.waiting is None:  # the graph ended, and its final checkpoint is saved
             async for event in self._ended():
                 yield event

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from knowledge.errors import InputError
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
     id TEXT PRIMARY KEY, started TEXT NOT NULL, updated TEXT NOT NULL, status TEXT NOT NULL,
@@ -41,7 +43,7 @@ CREATE TABLE IF NOT EXISTS wordings (
 """
 
 
-class SessionDBError(Exception):
+class SessionDBError(InputError):
     """The session database cannot be used; the message names the file and the fix."""
 
 

@@ -29,6 +29,7 @@ import typer
 from agent.events import Prompted, SessionDone
 from agent.text import size
 from evals.metrics import percentile
+from knowledge.errors import InputError
 from knowledge.settings import ENV_PREFIX, InterviewSettings, JudgeSettings, KnowledgeSettings, LLMSettings, Settings
 
 FIRST_QUESTION = "algo-07"
@@ -43,7 +44,7 @@ TUI_PROBE = (sys.executable, "-m", "tui.first_frame")
 MAX_PIECES = 400
 
 
-class BenchError(Exception):
+class BenchError(InputError):
     """A measured command failed; the message names it and ends with its last words on stderr."""
 
 

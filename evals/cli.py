@@ -92,14 +92,11 @@ def eval_command(
     from evals.part_hits import part_hits
     from evals.replay import evaluate
     from knowledge.bank import load_bank
-    from knowledge.settings import SettingsError, llm_overrides, load_settings
+    from knowledge.settings import llm_overrides, load_settings
 
-    try:
-        settings = brain_settings(
-            load_settings(**llm_overrides(model, api_base, max_cost)), brain or ("llm" if model else "offline")
-        )
-    except SettingsError as exc:
-        raise fail(str(exc)) from None
+    settings = brain_settings(
+        load_settings(**llm_overrides(model, api_base, max_cost)), brain or ("llm" if model else "offline")
+    )
     bank = load_bank()
     if keypoints:
         _keypoints(paths, bank, settings, as_json)
@@ -137,22 +134,16 @@ def eval_command(
 
 
 def _labelled_points(per_turn, transcripts):
-    from evals.correct_model import FIRST_PASS, QuoteLabelError, load_quotes
+    from evals.correct_model import FIRST_PASS, load_quotes
     from evals.labelled_points import labelled_points
 
-    try:
-        return labelled_points(per_turn, transcripts, load_quotes(FIRST_PASS))
-    except QuoteLabelError as exc:
-        raise fail(str(exc)) from None
+    return labelled_points(per_turn, transcripts, load_quotes(FIRST_PASS))
 
 
 def _correct_model(transcripts, bank, settings, as_json: bool) -> None:
-    from evals.correct_model import FIRST_PASS, SECOND_PASS, QuoteLabelError, agreement, load_quotes, render, run
+    from evals.correct_model import FIRST_PASS, SECOND_PASS, agreement, load_quotes, render, run
 
-    try:
-        first, second = load_quotes(FIRST_PASS), load_quotes(SECOND_PASS)
-    except QuoteLabelError as exc:
-        raise fail(str(exc)) from None
+    first, second = load_quotes(FIRST_PASS), load_quotes(SECOND_PASS)
     points_of = {
         f"{t.id}#{i}": [kp.id for kp in bank[turn.question].key_points]
         for t in transcripts

@@ -25,6 +25,7 @@ from agent.llm_prompts import as_data
 from evals.gold import GoldTranscript
 from evals.metrics import _round, qwk
 from evals.scripted_provider import LLMServer, Reply, verdict
+from knowledge.errors import InputError
 
 QUOTE_DIR = Path(__file__).parent / "labels" / "quotes"
 FIRST_PASS = QUOTE_DIR / "first_pass.jsonl"
@@ -32,7 +33,7 @@ SECOND_PASS = QUOTE_DIR / "second_pass.jsonl"
 MODEL = "openai/correct-model"
 
 
-class QuoteLabelError(Exception):
+class QuoteLabelError(InputError):
     """A quote label file that cannot be used; the message names the file and line."""
 
 

@@ -9,6 +9,7 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from knowledge.errors import InputError
 from knowledge.models import Question
 from knowledge.yaml_lines import LineLoader, line_of
 
@@ -27,7 +28,7 @@ TRAPS = (
 )
 
 
-class GoldError(Exception):
+class GoldError(InputError):
     """A gold file that cannot be used; the message names the file, the turn and the field."""
 
 

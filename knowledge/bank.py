@@ -13,6 +13,7 @@ from typing import cast
 import yaml
 from pydantic import ValidationError
 
+from knowledge.errors import InputError
 from knowledge.models import USER_QUESTION_ID, Question
 from knowledge.yaml_lines import LineDict, LineLoader, line_of
 
@@ -33,7 +34,7 @@ class BankProblem:
         return f"{where}: {self.message}"
 
 
-class BankError(Exception):
+class BankError(InputError):
     def __init__(self, problems: list[BankProblem]):
         self.problems = problems
         super().__init__("\n".join(str(p) for p in problems))

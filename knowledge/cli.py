@@ -34,7 +34,7 @@ def fail(message: str, code: int = 1) -> typer.Exit:
 
 def _bank():
     """Our questions and the user's (settings.bank_paths); the user's broken files are named on stderr."""
-    bank = load_bank(extra=_settings_or_fail().bank_paths)
+    bank = load_bank(extra=load_settings().bank_paths)
     for problem in bank.problems:
         err.print(f"left out: {problem}", markup=False, soft_wrap=True)
     return bank
@@ -122,7 +122,7 @@ def bank_validate(
     ] = None,
 ) -> None:
     """Check bank files; every problem is printed with its file, line and field."""
-    bank, problems = validate_bank(path, () if path else _settings_or_fail().bank_paths)
+    bank, problems = validate_bank(path, () if path else load_settings().bank_paths)
     for problem in problems:
         err.print(str(problem), markup=False, soft_wrap=True)
     if problems:
@@ -141,35 +141,23 @@ def bank_new(
     ] = None,
 ) -> None:
     """Write a commented template of a question of your own, with every field, and its note."""
-    from knowledge.template import TemplateError, write_template
+    from knowledge.template import write_template
 
-    folder = folder or next(iter(_settings_or_fail().bank_paths), None)
+    folder = folder or next(iter(load_settings().bank_paths), None)
     if folder is None:
         raise fail(
             "no folder for your questions: pass --dir, or set bank_paths in the settings (or RL_INTERVIEW_BANK_PATHS)"
         )
-    try:
-        written = write_template(folder, question_id, section, topic)
-    except TemplateError as exc:
-        raise fail(str(exc)) from None
+    written = write_template(folder, question_id, section, topic)
     for path in written:
         out.print(f"wrote {path}", markup=False)
     out.print("Fill in every TODO, then check it with: rl-interview bank validate", markup=False)
 
 
-def _settings_or_fail():
-    from knowledge.settings import SettingsError
-
-    try:
-        return load_settings()
-    except SettingsError as exc:
-        raise fail(str(exc)) from None
-
-
 def _store():
     from knowledge.store import KnowledgeStore
 
-    return KnowledgeStore(_settings_or_fail())
+    return KnowledgeStore(load_settings())
 
 
 @kb_app.command("build")
@@ -180,24 +168,20 @@ def kb_build(
     rebuild: Annotated[bool, typer.Option("--rebuild", help="Start from an empty store.")] = False,
 ) -> None:
     """Chunk, embed and index our reference notes plus any --source documents (incremental)."""
-    from knowledge.store import StoreError
 
     store = _store()
-    try:
-        if sys.stderr.isatty():
-            from rich.progress import Progress
+    if sys.stderr.isatty():
+        from rich.progress import Progress
 
-            with Progress(console=err, transient=True) as bar:
-                task = bar.add_task("embedding", total=None)
-                report = store.build(
-                    source or [],
-                    rebuild=rebuild,
-                    progress=lambda done, total: bar.update(task, completed=done, total=total),
-                )
-        else:
-            report = store.build(source or [], rebuild=rebuild)
-    except StoreError as exc:
-        raise fail(str(exc)) from None
+        with Progress(console=err, transient=True) as bar:
+            task = bar.add_task("embedding", total=None)
+            report = store.build(
+                source or [],
+                rebuild=rebuild,
+                progress=lambda done, total: bar.update(task, completed=done, total=total),
+            )
+    else:
+        report = store.build(source or [], rebuild=rebuild)
     for line in report.skipped:
         err.print(f"skipped: {line}", markup=False, soft_wrap=True)
     out.print(
@@ -212,12 +196,8 @@ def kb_build(
 @kb_app.command("status")
 def kb_status(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     """Documents, chunks, embedding backend and last build of the store."""
-    from knowledge.store import StoreError
 
-    try:
-        status = _store().status()
-    except StoreError as exc:
-        raise fail(str(exc)) from None
+    status = _store().status()
     if as_json:
         sys.stdout.write(json.dumps(status) + "\n")
         return
@@ -233,12 +213,8 @@ def kb_search(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Search the store (hybrid dense + lexical)."""
-    from knowledge.store import StoreError
 
-    try:
-        hits = _store().search(query, k, question_id=question)
-    except StoreError as exc:
-        raise fail(str(exc)) from None
+    hits = _store().search(query, k, question_id=question)
     if as_json:
         sys.stdout.write(
             terminal_safe_json(json.dumps([h.as_dict() for h in hits], ensure_ascii=False, indent=2)) + "\n"

@@ -8,9 +8,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from knowledge.bank import NOTES_DIR, QUESTION_LINE
+from knowledge.errors import InputError
 
 
-class DocumentError(Exception):
+class DocumentError(InputError):
     """A source file that cannot be ingested; str() is the one-line reason with the path."""
 
 

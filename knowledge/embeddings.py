@@ -17,8 +17,10 @@ import numpy as np
 from chromadb.api.types import Documents, EmbeddingFunction, Embeddings
 from chromadb.utils.embedding_functions import register_embedding_function
 
+from knowledge.errors import InputError
 
-class EmbeddingUnavailable(Exception):
+
+class EmbeddingUnavailable(InputError):
     """The configured backend cannot run here (package missing); the message says what to install."""
 
 

@@ -22,10 +22,12 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from knowledge.errors import InputError
+
 ENV_PREFIX = "RL_INTERVIEW_"
 
 
-class SettingsError(Exception):
+class SettingsError(InputError):
     """A settings file or variable that cannot be used; the message names the file/line or field."""
 
 

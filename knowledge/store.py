@@ -36,6 +36,7 @@ from knowledge.bank import user_note_files
 from knowledge.chunking import chunk_text, opening
 from knowledge.documents import Document, DocumentError, default_sources, discover, read_document, source_key
 from knowledge.embeddings import make_embedding
+from knowledge.errors import InputError
 from knowledge.settings import Settings
 
 COLLECTION = "knowledge"
@@ -53,7 +54,7 @@ SearchMode = Literal["dense", "lexical", "hybrid"]
 Progress = Callable[[int, int], None]
 
 
-class StoreError(Exception):
+class StoreError(InputError):
     """The store cannot be used as it is; the message names the fix."""
 
 

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from knowledge.errors import InputError
 from knowledge.models import TOPICS, USER_QUESTION_ID, Section
 
 DEFAULT_TOPIC = {Section.algorithm: "reward", Section.infrastructure: "rollout"}
 
 
-class TemplateError(ValueError):
+class TemplateError(InputError, ValueError):
     """The id, section, topic or folder cannot be used; the message says what can."""
 
 

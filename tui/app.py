@@ -10,16 +10,22 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from textual import on, work
+from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
+from textual.signal import Signal
 
 from agent.planning import PlanRequest
 from knowledge.settings import Settings
-from tui.messages import ServicesFailed, ServicesReady
+
+if TYPE_CHECKING:  # the interviewer's modules load in a worker, after the first frame
+    from agent.app import Services
+    from agent.brain import Brain
+    from agent.drill import DrillOptions
+    from agent.retrieval import Retriever
 
 
 def _import_interviewer() -> Any:
@@ -45,9 +51,9 @@ class InterviewApp(App[None]):
         resume: str | None = None,
         clock: Callable[[], float] = time.monotonic,
         session_ids: Callable[[], str] | None = None,
-        brain: Any = None,
-        retriever: Any = None,
-        drill: Any = None,
+        brain: Brain | None = None,
+        retriever: Retriever | None = None,
+        drill: DrillOptions | None = None,
         start_now: bool = False,
     ) -> None:
         """`drill` (agent.drill.DrillOptions) opens the Drill screen over Home once loaded;
@@ -60,7 +66,11 @@ class InterviewApp(App[None]):
         self.resume_id = resume
         self.clock = clock
         self.session_ids = session_ids
-        self.services: Any = None
+        self._services: Services | None = None
+        self.loaded: Signal[str | None] = Signal(self, "loaded")
+        """Published once when the interviewer has loaded (None) or could not be (why not)."""
+        self.load_failure: str | None = None
+        """Why the interviewer could not be loaded, for a screen that subscribes after the fact."""
         self._brain = brain
         self._retriever = retriever
         self._stack = contextlib.AsyncExitStack()
@@ -78,7 +88,18 @@ class InterviewApp(App[None]):
         elif self.start_now and self.resume_id is None:
             self.start_interview()
 
-    def open_drill(self, options: Any = None) -> None:
+    @property
+    def services(self) -> Services:
+        """The loaded interviewer; screens reach it only once `ready` (or through `when_ready`)."""
+        if self._services is None:
+            raise RuntimeError("the interviewer has not loaded yet")
+        return self._services
+
+    @property
+    def ready(self) -> bool:
+        return self._services is not None
+
+    def open_drill(self, options: DrillOptions | None = None) -> None:
         from tui.screens.drill import DrillScreen
 
         self.when_ready(lambda: self.push_screen(DrillScreen(options)))
@@ -88,18 +109,17 @@ class InterviewApp(App[None]):
         try:
             app_module, make_retriever = await asyncio.to_thread(_import_interviewer)
             retriever = self._retriever or await asyncio.to_thread(make_retriever, self.settings)
-            self.services = await self._stack.enter_async_context(
+            self._services = await self._stack.enter_async_context(
                 app_module.open_services(self.settings, brain=self._brain, retriever=retriever)
             )
         except Exception as exc:  # shown to the user on Home; the app stays usable for history
-            self.post_message(ServicesFailed(f"{type(exc).__name__}: {exc}"))
+            self.load_failure = f"{type(exc).__name__}: {exc}"
+            self.loaded.publish(self.load_failure)
             return
-        self.post_message(ServicesReady())
+        self._services_ready()
 
-    @on(ServicesReady)
     def _services_ready(self) -> None:
-        for screen in self.screen_stack:
-            screen.post_message(ServicesReady())
+        self.loaded.publish(None)
         callbacks, self._on_ready = self._on_ready, []
         for callback in callbacks:
             callback()
@@ -107,14 +127,9 @@ class InterviewApp(App[None]):
             resume, self.resume_id = self.resume_id, None
             self.resume_session(resume)
 
-    @on(ServicesFailed)
-    def _services_failed(self, message: ServicesFailed) -> None:
-        for screen in self.screen_stack:
-            screen.post_message(ServicesFailed(message.error))
-
     def when_ready(self, callback: Callable[[], object]) -> None:
         """Run `callback` now if the interviewer is loaded, else as soon as it is (what it returns is dropped)."""
-        if self.services is not None:
+        if self.ready:
             callback()
         else:
             self._on_ready.append(callback)

@@ -8,17 +8,33 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, Literal, cast
+from typing import Annotated, Any, Literal, cast
 
 import typer
+from typer.core import TyperGroup
 
 from evals.bench import bench_command
 from evals.cli import ApiBaseOption, MaxCostOption, ModelOption, eval_command, judge_app, selftest_command
 from knowledge.cli import bank_app, fail, kb_app
-from knowledge.settings import Settings, SettingsError, load_settings
+from knowledge.errors import InputError
+from knowledge.settings import Settings, load_settings
 from knowledge.terminal import terminal_safe_json
 
+
+class Commands(TyperGroup):
+    """The top of the command line: an `InputError` raised anywhere below (bad settings, a damaged
+    session file, an impossible plan, ...) is told as one line on stderr, exit 1; no command needs
+    its own handler for them."""
+
+    def invoke(self, ctx: typer.core._click.Context) -> Any:  # typer vendors click; its Context has no public name
+        try:
+            return super().invoke(ctx)
+        except InputError as exc:
+            raise fail(str(exc)) from None
+
+
 app = typer.Typer(
+    cls=Commands,
     help="rl-interview: an offline mock-interview coach for RL post-training and infrastructure jobs.",
     invoke_without_command=True,
     add_completion=False,
@@ -33,19 +49,12 @@ app.command("bench")(bench_command)
 LATEST = "latest"
 
 
-def settings_or_exit(**overrides: object) -> Settings:
-    try:
-        return load_settings(**overrides)
-    except SettingsError as exc:
-        raise fail(str(exc)) from None
-
-
 def interview_settings(model: str | None, api_base: str | None, max_cost: float | None) -> Settings:
     """The settings with the command line's model options; a model needs litellm installed."""
     from agent.llm_client import INSTALL_HINT, litellm_installed
     from knowledge.settings import llm_overrides
 
-    settings = settings_or_exit(**llm_overrides(model, api_base, max_cost))
+    settings = load_settings(**llm_overrides(model, api_base, max_cost))
     if settings.llm.model and not litellm_installed():
         raise fail(INSTALL_HINT)
     return settings
@@ -109,21 +118,10 @@ def interview(
         explicit = bool(question) or questions is not None or topic is not None or section != "both"
         run_tui(settings, request=request, lang=lang, resume=resume, start_now=explicit)
         return
-    status = _run(
+    status = asyncio.run(
         _plain_session(settings, request, lang or settings.interview.lang, resume, jsonl, take_over=take_over)
     )
     raise typer.Exit(0 if status in ("finished", "ended", "paused") else 1)
-
-
-def _run(coroutine):
-    from agent.planning import PlanError
-    from agent.profile import ProfileError
-    from agent.sessions import SessionDBError
-
-    try:
-        return asyncio.run(coroutine)
-    except (PlanError, SessionDBError, ProfileError) as exc:
-        raise fail(str(exc)) from None
 
 
 async def _plain_session(
@@ -178,7 +176,7 @@ def drill(
     from agent.drill import DrillOptions
     from agent.planning import PlanRequest
 
-    settings = settings_or_exit()
+    settings = load_settings()
     options = DrillOptions(topic=topic, count=count)
     if not plain:
         from tui.app import run_tui
@@ -187,30 +185,27 @@ def drill(
             settings, request=PlanRequest(questions=settings.interview.questions), lang=lang, resume=None, drill=options
         )
         return
-    status = _run(_plain_session(settings, None, lang or settings.interview.lang, None, jsonl, drill=options))
+    status = asyncio.run(_plain_session(settings, None, lang or settings.interview.lang, None, jsonl, drill=options))
     raise typer.Exit(0 if status in ("finished", "ended", "paused") else 1)
 
 
 @app.command()
 def progress(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     """Mastery per topic, cards due, the trend over time, and what to work on next."""
-    from agent.profile import Profile, ProfileError, profile_path, system_clock
+    from agent.profile import Profile, profile_path, system_clock
     from agent.progress import progress_report
     from agent.retrieval import NotesRetriever
     from knowledge.bank import load_bank, user_note_files
 
-    settings = settings_or_exit()
-    try:
-        history = Profile(profile_path(settings)).history()
-        bank = load_bank(extra=settings.bank_paths)
-        built = progress_report(
-            history,
-            bank,
-            system_clock(),
-            NotesRetriever(settings.knowledge.chunk_tokens, user_note_files(settings.bank_paths)),
-        )
-    except ProfileError as exc:
-        raise fail(str(exc)) from None
+    settings = load_settings()
+    history = Profile(profile_path(settings)).history()
+    bank = load_bank(extra=settings.bank_paths)
+    built = progress_report(
+        history,
+        bank,
+        system_clock(),
+        NotesRetriever(settings.knowledge.chunk_tokens, user_note_files(settings.bank_paths)),
+    )
     if as_json:
         sys.stdout.write(built.model_dump_json(indent=2) + "\n")
         return
@@ -227,30 +222,27 @@ app.add_typer(profile_app, name="profile")
 @profile_app.command("reset")
 def profile_reset(yes: Annotated[bool, typer.Option("--yes", help="Do not ask first.")] = False) -> None:
     """Erase the profile (answers, cards, mastery); your sessions and reports are kept."""
-    from agent.profile import Profile, ProfileError, profile_path
-    from agent.sessions import SessionDBError, SessionIndex
+    from agent.profile import Profile, profile_path
+    from agent.sessions import SessionIndex
 
-    settings = settings_or_exit()
-    try:
-        profile = Profile(profile_path(settings))
-        history = profile.history()
-        if not yes and not typer.confirm(
-            f"Erase your profile ({len(history.attempts)} answered question(s) in {len(history.sessions())} "
-            "session(s), and every card's schedule)? Past sessions will not feed it again",
-            default=False,
-        ):
-            typer.echo("Nothing erased.")
-            raise typer.Exit(1)
-        profile.reset([row.id for row in SessionIndex(settings.sessions_db).list()])
-    except (ProfileError, SessionDBError) as exc:
-        raise fail(str(exc)) from None
+    settings = load_settings()
+    profile = Profile(profile_path(settings))
+    history = profile.history()
+    if not yes and not typer.confirm(
+        f"Erase your profile ({len(history.attempts)} answered question(s) in {len(history.sessions())} "
+        "session(s), and every card's schedule)? Past sessions will not feed it again",
+        default=False,
+    ):
+        typer.echo("Nothing erased.")
+        raise typer.Exit(1)
+    profile.reset([row.id for row in SessionIndex(settings.sessions_db).list()])
     typer.echo(f"Profile erased: {profile.path}")
 
 
 @profile_app.command("rebuild")
 def profile_rebuild() -> None:
     """Rebuild the profile from the saved sessions (not those forgotten by a reset)."""
-    added = _run(_rebuild_profile(settings_or_exit()))
+    added = asyncio.run(_rebuild_profile(load_settings()))
     typer.echo(f"Profile rebuilt: {added} answered question(s).")
 
 
@@ -266,15 +258,12 @@ async def _rebuild_profile(settings: Settings) -> int:
 def sessions(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     """List past and unfinished sessions (a finished one missing its report files gets them now)."""
     from agent.report import report_exported
-    from agent.sessions import SessionDBError, SessionIndex
+    from agent.sessions import SessionIndex
 
-    settings = settings_or_exit()
-    try:
-        rows = SessionIndex(settings.sessions_db).list()
-    except SessionDBError as exc:
-        raise fail(str(exc)) from None
+    settings = load_settings()
+    rows = SessionIndex(settings.sessions_db).list()
     if any(row.status != "active" and not report_exported(settings.reports_dir, row.id) for row in rows):
-        rows = _run(_settled_rows(settings))
+        rows = asyncio.run(_settled_rows(settings))
     if as_json:
         sys.stdout.write(json.dumps([r.as_dict() for r in rows], indent=2) + "\n")
         return
@@ -297,7 +286,7 @@ def report(
     out: Annotated[Path | None, typer.Option("--out", help="Write to this file instead of stdout.")] = None,
 ) -> None:
     """Export a session's report as Markdown or JSON (the JSON has the full transcript)."""
-    text = _run(_report_text(settings_or_exit(), session_id, fmt))
+    text = asyncio.run(_report_text(load_settings(), session_id, fmt))
     if out:
         out.write_text(text, encoding="utf-8")
         typer.echo(f"wrote {out}")
@@ -329,7 +318,7 @@ def bank_draft(
     note: Annotated[
         Path, typer.Option("--from", exists=True, dir_okay=False, help="The reference note to draft from.")
     ],
-    section: Annotated[str, typer.Option("--section", help="algorithm or infrastructure.")] = "algorithm",
+    section: Annotated[Literal["algorithm", "infrastructure"], typer.Option("--section")] = "algorithm",
     folder: Annotated[
         Path | None, typer.Option("--dir", help="Where to write (default: the first of your bank_paths).")
     ] = None,
@@ -337,7 +326,7 @@ def bank_draft(
     api_base: ApiBaseOption = None,
 ) -> None:
     """With a model configured: draft a question of your own from a note, as <id>.yaml.draft for you to review."""
-    from agent.drafting import DraftError, draft_question
+    from agent.drafting import draft_question
     from knowledge.models import Section
 
     settings = interview_settings(model, api_base, None)
@@ -346,10 +335,7 @@ def bank_draft(
     folder = folder or next(iter(settings.bank_paths), None)
     if folder is None:
         raise fail("no folder for your questions: pass --dir, or set bank_paths (RL_INTERVIEW_BANK_PATHS)")
-    try:
-        drafted = asyncio.run(draft_question(settings.llm, question_id, Section(section), note, folder))
-    except (DraftError, ValueError) as exc:
-        raise fail(str(exc)) from None
+    drafted = asyncio.run(draft_question(settings.llm, question_id, Section(section), note, folder))
     for path in drafted.files:
         typer.echo(f"wrote {path}")
     typer.echo(f"Review it, then rename it to {question_id}.yaml: a draft is never used until you do.")
@@ -365,7 +351,7 @@ def serve(
     """Serve the app in a browser (textual-serve); a non-loopback address exposes your sessions."""
     from tui.serve import serve as serve_app
 
-    settings_or_exit()  # a broken settings file is reported here, not in every browser tab
+    load_settings()  # a broken settings file is reported here, not in every browser tab
     serve_app(host, port)
 
 
@@ -375,7 +361,7 @@ def doctor(model: ModelOption = None, api_base: ApiBaseOption = None) -> None:
     from agent.llm_doctor import diagnose
     from knowledge.settings import llm_overrides
 
-    settings = settings_or_exit(**llm_overrides(model, api_base))
+    settings = load_settings(**llm_overrides(model, api_base))
     diagnosis = asyncio.run(diagnose(settings.llm))
     if not diagnosis.ok:
         raise fail(diagnosis.message)
@@ -396,7 +382,7 @@ def main() -> None:
     """Run the CLI; an unexpected error is one line on stderr, never a traceback."""
     try:
         app(args=_optional_resume_value(sys.argv[1:]), prog_name="rl-interview")
-    except Exception as exc:  # the edge of the program: typed errors were handled by the commands
+    except Exception as exc:  # the edge of the program: typed errors were told by `Commands`; this is a bug
         print(f"rl-interview: unexpected error: {type(exc).__name__}: {exc}", file=sys.stderr)
         print("Set RL_INTERVIEW_DEBUG=1 to see the traceback.", file=sys.stderr)
         if os.environ.get("RL_INTERVIEW_DEBUG"):

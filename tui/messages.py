@@ -1,20 +1,10 @@
-"""Messages the workers send to the UI: the agent's events and the state of the background load."""
+"""Messages the agent's worker sends to the interview screen: one class per kind of event."""
 
 from __future__ import annotations
 
 from textual.message import Message
 
 from agent.events import Assessed, Event, Prompted, QuestionDone, Recovered, SessionDone, Token
-
-
-class ServicesReady(Message, bubble=False):
-    """The interviewer (graph, store, session index) finished loading in the background."""
-
-
-class ServicesFailed(Message, bubble=False):
-    def __init__(self, error: str) -> None:
-        super().__init__()
-        self.error = error
 
 
 class AgentMessage(Message):

@@ -247,7 +247,7 @@ async def test_a_rebuilt_profile_equals_the_incremental_one(agent_home, notes_re
     weak = {"algo-07", "algo-08"}
 
     def answer(waiting):
-        question = bank[waiting["question"]]
+        question = bank[waiting.question]
         return "I don't know" if question.id in weak else answer_for_levels(question, 1, 2, 3, 4)
 
     monkeypatch.setenv("RL_INTERVIEW_NOW", "2026-12-01T00:00:00Z")

@@ -21,7 +21,6 @@ from agent_helpers import (
     zh_answer_for_levels,
 )
 
-from agent.events import Prompted
 from agent.planning import PlanRequest
 from agent.state import CandidateAction
 
@@ -107,7 +106,7 @@ async def test_a_session_left_is_free_for_another_driver_at_once(settings, notes
         await collect(interview.start(PlanRequest(ids=["algo-07"]), "en", 1))
         with pytest.raises(SessionBusy, match="open in another process"):
             svc.index.take(interview.session_id, "another-window")
-        turn = interview.waiting["turn"]
+        turn = interview.waiting.turn
         interview.release()
         svc.index.take(interview.session_id, "another-window")
         with pytest.raises(RuntimeError):
@@ -125,8 +124,7 @@ async def test_resume_in_new_services_waits_at_the_same_turn(settings, notes_ret
     async with services(settings, notes_retriever) as svc:
         again = svc.interview(session_id)
         events = await collect(again.resume())
-        assert [e.type for e in events] == [waiting["kind"]]
-        assert events[0] == Prompted.of_payload(waiting)
+        assert events == [waiting]
         state = await again.state()
         assert len(state["turns"]) == 1
 
@@ -137,7 +135,7 @@ async def test_a_saved_reply_the_graph_never_received_is_recovered_once(settings
         interview = svc.interview()
         await collect(interview.start(PlanRequest(ids=["algo-07"]), "en", 3))
         # The front end saved the reply to the inbox, then the process died before the graph saw it.
-        svc.index.save_answer(interview.session_id, interview.waiting["turn"], "answer", answer)
+        svc.index.save_answer(interview.session_id, interview.waiting.turn, "answer", answer)
         session_id = interview.session_id
     async with services(settings, notes_retriever) as svc:
         again = svc.interview(session_id)
@@ -164,7 +162,7 @@ async def test_resume_between_nodes_finishes_the_step(settings, notes_retriever,
     async with services(settings, notes_retriever) as svc:
         interview = svc.interview()
         await collect(interview.start(PlanRequest(ids=["algo-07"]), "en", 3))
-        svc.index.save_answer(interview.session_id, interview.waiting["turn"], "answer", answer)
+        svc.index.save_answer(interview.session_id, interview.waiting.turn, "answer", answer)
         stream = svc.graph.astream(
             Command(resume={"action": "answer", "text": answer}),
             interview.config,

@@ -110,7 +110,7 @@ async def test_a_resumed_session_keeps_its_wording_and_the_review_shows_it(worde
         assert events[-1].text == chosen
         async for _ in resumed.submit(CandidateAction.skip):
             pass
-        assert resumed.waiting["text"] == worded["infra-01"].prompt.en
+        assert resumed.waiting.text == worded["infra-01"].prompt.en
         assert services.index.last_wordings()["algo-07"] == next(
             i for i in range(3) if worded["algo-07"].wording(i).en == chosen
         )

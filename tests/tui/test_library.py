@@ -88,7 +88,7 @@ async def test_filter_read_search_open_the_hit_and_drill_it_all_by_keyboard(make
         await wait_until(pilot, lambda: isinstance(app.screen, InterviewScreen), "the drill")
         await wait_until(pilot, lambda: interviewer_turns(app.screen), "the drill's first question")
         await settle(pilot)
-        assert app.screen.session.waiting["question"] == "infra-12"
+        assert app.screen.session.waiting.question == "infra-12"
         assert app.services.index.get("tui-0001").plan == ["infra-12"]
 
 

@@ -70,6 +70,20 @@ async def test_home_is_the_first_screen_and_the_loading_indicator_goes_away(make
         assert "loading the interviewer" not in text
 
 
+async def test_home_says_why_the_interviewer_could_not_load_and_stays_usable(make_app, monkeypatch):
+    import agent.app
+
+    def broken(extra=()):
+        raise ValueError("bank/algo-07.yaml, line 3: key_points: not a list")
+
+    monkeypatch.setattr(agent.app, "load_bank", broken)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: "could not load the interviewer" in screen_text(app), "the failure on Home")
+        assert "bank/algo-07.yaml, line 3" in screen_text(app)
+        assert not app.ready and isinstance(app.screen, HomeScreen)
+
+
 async def test_enter_starts_with_the_bank_prompt_of_the_first_planned_question(make_app, bank):
     app = make_app(["algo-07", "infra-01"])
     async with app.run_test(size=SIZE) as pilot:
@@ -148,7 +162,7 @@ async def test_side_panel_shows_the_thinking_status_in_full(make_app, bank):
         await settle(pilot)
         await pilot.press("enter")
         await settle(pilot)
-        assert app.screen is interview and interview.session.waiting["question"] == "algo-07"
+        assert app.screen is interview and interview.session.waiting.question == "algo-07"
         side = interview.query_one(SidePanel)
         assert side.topics == ", ".join(bank["algo-07"].topics)
         side.working = True  # as run_agent does while the interviewer thinks
@@ -168,7 +182,7 @@ async def test_ctrl_s_with_an_empty_answer_sends_nothing(make_app):
         await settle(pilot)
         assert candidate_texts(app.screen) == []
         assert len(interviewer_turns(app.screen)) == 1
-        assert app.screen.session.waiting["turn"] == 0, "the interviewer still waits for the first answer"
+        assert app.screen.session.waiting.turn == 0, "the interviewer still waits for the first answer"
         assert any("Write an answer first" in n.message for n in app._notifications)
 
 
@@ -314,7 +328,7 @@ async def test_escape_asks_to_confirm_and_no_keeps_the_interview(make_app, bank)
         app.screen.query_one("#transcript").focus()  # Escape in the answer box is test_escape_in_the_answer_box_...
         await confirm(pilot, "escape", "n", "Leave the interview?")
         assert app.screen is interview
-        assert interview.session.waiting["text"] == bank["algo-07"].prompt.en
+        assert interview.session.waiting.text == bank["algo-07"].prompt.en
         assert app.services.index.get("tui-0001").status == "active"
 
 
@@ -389,7 +403,7 @@ async def test_a_report_that_cannot_be_built_is_told_to_the_user(make_app, monke
     monkeypatch.setattr(tui.screens.report, "build_report", broken)
     app = make_app(["algo-07"])
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.services is not None, "the services")
+        await wait_until(pilot, lambda: app.ready, "the services")
         app.push_screen(ReportScreen("tui-0001"))
         await wait_until(
             pilot,

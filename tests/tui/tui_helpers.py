@@ -38,7 +38,7 @@ async def settle(pilot: Pilot) -> None:
 
 
 async def wait_loaded(pilot: Pilot) -> None:
-    await wait_until(pilot, lambda: pilot.app.services is not None, "the interviewer to load")
+    await wait_until(pilot, lambda: pilot.app.ready, "the interviewer to load")
     await settle(pilot)
 
 

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Header, Label, LoadingIndicator, Select, Static
 
 from agent.sessions import SessionDBError, SessionIndex
-from tui.messages import ServicesFailed, ServicesReady
 from tui.screens.base import AppScreen
 from tui.topics import topic_summary
 
@@ -74,17 +72,17 @@ class HomeScreen(AppScreen):
             yield Static(topic_summary(app.settings.home), id="topics")
         yield Footer()
 
-    @on(ServicesReady)
-    def _loaded(self) -> None:
-        self.query_one("#loading").display = False
-
-    @on(ServicesFailed)
-    def _services_failed(self, message: ServicesFailed) -> None:
-        self.query_one("#loading-label", Label).update(f"[red]could not load the interviewer:[/] {message.error}")
+    def _loaded(self, failure: str | None) -> None:
+        if failure is None:
+            self.query_one("#loading").display = False
+        else:
+            self.query_one("#loading-label", Label).update(f"[red]could not load the interviewer:[/] {failure}")
 
     def on_mount(self) -> None:
-        if self.app.services is not None:
-            self.query_one("#loading").display = False
+        if self.app.ready or self.app.load_failure:
+            self._loaded(self.app.load_failure)
+        else:
+            self.app.loaded.subscribe(self, self._loaded)
         self._show_unfinished()
 
     def _show_unfinished(self) -> None:
