@@ -15,20 +15,13 @@ Cues are matched exactly as the offline scorer matches them (`agent.text`).
 
 from __future__ import annotations
 
-import json
 import re
-import sys
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Annotated
-
-import typer
 
 from knowledge.bank import NOTES_DIR, BankEntry, bank_entries
-from knowledge.cli import err, fail, out
-from knowledge.terminal import clean_for_display, terminal_safe_json
 
 CHECKS: dict[str, str] = {
     "unsourced-key-point": "key points without a source",
@@ -291,47 +284,3 @@ def audit(
                 Finding("not-reviewed", q.id, "", when, path, entry.line("reviewed") if q.reviewed else 1)
             )
     return report, problems
-
-
-def audit_command(
-    path: Annotated[Path | None, typer.Argument(help="A bank folder or file (default: the shipped bank).")] = None,
-    since: Annotated[
-        str | None, typer.Option("--since", help="Also list entries reviewed before this date (YYYY-MM-DD).")
-    ] = None,
-    checks: Annotated[list[str] | None, typer.Option("--check", help="Only this check (repeatable).")] = None,
-    notes: Annotated[
-        Path | None, typer.Option("--notes", help="The reference notes folder (default: the shipped notes).")
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-) -> None:
-    """Audit the bank: unsourced facts, level-4 points without figures, cues that match the wrong
-    text, entries not reviewed since a date. Exit 1 when anything is found."""
-    try:
-        since_date = date.fromisoformat(since) if since else None
-    except ValueError:
-        raise fail(f"--since {since!r} is not a date (YYYY-MM-DD)") from None
-    unknown = sorted(set(checks or []) - set(CHECKS))
-    if unknown:
-        raise fail(f"unknown check(s) {unknown}; choose from {list(CHECKS)}")
-    report, problems = audit(path, notes or NOTES_DIR, since_date)
-    if checks:
-        report.findings = [f for f in report.findings if f.check in checks]
-        report.not_run = {c: why for c, why in report.not_run.items() if c in checks}
-    for problem in problems:
-        err.print(f"not audited: {problem}", markup=False, soft_wrap=True)
-    counts = {c: n for c, n in report.counts().items() if not checks or c in checks}
-    if as_json:
-        sys.stdout.write(
-            terminal_safe_json(json.dumps({**report.as_dict(), "counts": counts}, ensure_ascii=False, indent=2)) + "\n"
-        )
-    else:
-        for finding in report.findings:
-            out.print(clean_for_display(str(finding)), markup=False, soft_wrap=True)
-        if report.findings:
-            out.print("")
-        for check, n in counts.items():
-            out.print(f"{n:>5}  {CHECKS[check]}", markup=False)
-        for check, why in report.not_run.items():
-            out.print(f"    -  {CHECKS[check]}: not checked ({why})", markup=False)
-    if report.findings or problems:
-        raise typer.Exit(1)

@@ -10,7 +10,6 @@ the user's RL_INTERVIEW_* settings, so two runs on one machine compare.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import subprocess
 import sys
@@ -22,9 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import cycle, islice
 from pathlib import Path
-from typing import Annotated, Any
-
-import typer
+from typing import Any
 
 from agent.events import Prompted, SessionDone
 from agent.text import size
@@ -531,20 +528,17 @@ def run_bench(plan: BenchPlan, progress: Callable[[str], None] = lambda _: None)
     return report
 
 
-def _llm_bench(model: str, api_base: str | None, as_json: bool) -> None:
+def llm_bench(model: str, api_base: str | None) -> dict[str, Any]:
+    """The LLM brain's turns against `model`, in a throwaway home."""
     from evals.bench_llm import run_llm_bench
-    from knowledge.cli import fail, out
-    from knowledge.settings import SettingsError, llm_overrides, load_settings
+    from knowledge.settings import llm_overrides, load_settings
 
-    try:
-        llm = load_settings(**llm_overrides(model, api_base)).llm
-        with tempfile.TemporaryDirectory(prefix="rl-interview-bench-") as home:
-            report = run_llm_bench(llm, Path(home))
-    except (BenchError, SettingsError) as exc:
-        raise fail(str(exc)) from None
-    if as_json:
-        sys.stdout.write(json.dumps({"llm": report}) + "\n")
-        return
+    llm = load_settings(**llm_overrides(model, api_base)).llm
+    with tempfile.TemporaryDirectory(prefix="rl-interview-bench-") as home:
+        return run_llm_bench(llm, Path(home))
+
+
+def llm_table(report: dict[str, Any]) -> str:
     rows = [
         (name, report[key])
         for name, key in (
@@ -562,35 +556,4 @@ def _llm_bench(model: str, api_base: str | None, as_json: bool) -> None:
         "|---|---|---|---|",
     ]
     lines += [f"| {name} | {f['p50']} | {f['p95']} | {f['n']} |" for name, f in rows]
-    out.print("\n".join(lines), markup=False, soft_wrap=True)
-
-
-def bench_command(
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    quick: Annotated[
-        bool, typer.Option("--quick", help="The hash embedding (no cold e5 build) and fewer runs.")
-    ] = False,
-    model: Annotated[
-        str | None,
-        typer.Option(
-            "--model",
-            help="Instead: the LLM brain's turns with this litellm model, "
-            "the model's time and the interviewer's overhead apart.",
-        ),
-    ] = None,
-    api_base: Annotated[str | None, typer.Option("--api-base", help="With --model: the provider's base URL.")] = None,
-) -> None:
-    """Measure speed and memory on this machine, each figure next to a naive baseline (about 3 minutes)."""
-    from knowledge.cli import err, fail, out
-
-    if model:
-        _llm_bench(model, api_base, as_json)
-        return
-    try:
-        report = run_bench(QUICK if quick else FULL, lambda step: err.print(f"bench: {step}", markup=False))
-    except BenchError as exc:
-        raise fail(str(exc)) from None
-    if as_json:
-        sys.stdout.write(json.dumps(report) + "\n")
-    else:
-        out.print(table(report), markup=False, soft_wrap=True)
+    return "\n".join(lines)

@@ -14,8 +14,8 @@ from isolation import child_env
 from user_questions import break_field, write_user_question
 
 from knowledge.bank import BANK_DIR, load_bank
-from knowledge.cli import EXIT_SKIPPED
 from knowledge.settings import load_settings
+from knowledge.terminal import EXIT_SKIPPED
 
 
 def line_of(path: Path, needle: str) -> int:

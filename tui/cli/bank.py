@@ -1,35 +1,27 @@
-"""`rl-interview bank ...` and `rl-interview kb ...`: the question bank and the knowledge store."""
+"""`rl-interview bank ...`: list, show, validate, audit, start and draft questions."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
+from datetime import date
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from knowledge.bank import load_bank, validate_bank
-from knowledge.chunking import reference_label
+from evals.bank_audit import CHECKS, audit
+from knowledge.bank import NOTES_DIR, load_bank, validate_bank
 from knowledge.models import Section
 from knowledge.settings import load_settings
-from knowledge.terminal import clean_for_display, terminal_safe_json
-
-EXIT_SKIPPED = 3
-"""Exit code of a command that finished but left something out (a bad file, a bad entry)."""
+from knowledge.terminal import EXIT_SKIPPED, clean_for_display, err, fail, out, terminal_safe_json
+from tui.cli.app import ApiBaseOption, ModelOption, app, interview_settings
 
 bank_app = typer.Typer(help="The question bank: list, show and validate questions.", no_args_is_help=True)
-kb_app = typer.Typer(help="The knowledge store: build, inspect, search and evaluate it.", no_args_is_help=True)
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
-
-
-def fail(message: str, code: int = 1) -> typer.Exit:
-    err.print(f"[red]error:[/] {message}", markup=True, soft_wrap=True)
-    return typer.Exit(code)
+app.add_typer(bank_app, name="bank")
 
 
 def _bank():
@@ -154,97 +146,75 @@ def bank_new(
     out.print("Fill in every TODO, then check it with: rl-interview bank validate", markup=False)
 
 
-def _store():
-    from knowledge.store import KnowledgeStore
-
-    return KnowledgeStore(load_settings())
-
-
-@kb_app.command("build")
-def kb_build(
-    source: Annotated[
-        list[Path] | None, typer.Option("--source", help="Extra file or folder to index (repeatable).")
+@bank_app.command("draft")
+def bank_draft(
+    question_id: Annotated[str, typer.Argument(help="The id: my-<words>.")],
+    note: Annotated[
+        Path, typer.Option("--from", exists=True, dir_okay=False, help="The reference note to draft from.")
+    ],
+    section: Annotated[Literal["algorithm", "infrastructure"], typer.Option("--section")] = "algorithm",
+    folder: Annotated[
+        Path | None, typer.Option("--dir", help="Where to write (default: the first of your bank_paths).")
     ] = None,
-    rebuild: Annotated[bool, typer.Option("--rebuild", help="Start from an empty store.")] = False,
+    model: ModelOption = None,
+    api_base: ApiBaseOption = None,
 ) -> None:
-    """Chunk, embed and index our reference notes plus any --source documents (incremental)."""
+    """With a model configured: draft a question of your own from a note, as <id>.yaml.draft for you to review."""
+    from agent.drafting import draft_question
+    from knowledge.models import Section
 
-    store = _store()
-    if sys.stderr.isatty():
-        from rich.progress import Progress
-
-        with Progress(console=err, transient=True) as bar:
-            task = bar.add_task("embedding", total=None)
-            report = store.build(
-                source or [],
-                rebuild=rebuild,
-                progress=lambda done, total: bar.update(task, completed=done, total=total),
-            )
-    else:
-        report = store.build(source or [], rebuild=rebuild)
-    for line in report.skipped:
-        err.print(f"skipped: {line}", markup=False, soft_wrap=True)
-    out.print(
-        f"embedded {report.chunks_embedded} chunks from {len(report.embedded_files)} file(s); "
-        f"{report.unchanged_files} unchanged; {len(report.removed_files)} removed; "
-        f"{len(report.skipped)} skipped; {report.seconds:.2f}s"
-    )
-    if report.skipped:
-        raise typer.Exit(EXIT_SKIPPED)
+    settings = interview_settings(model, api_base, None)
+    if not settings.llm.model:
+        raise fail("bank draft needs a model: pass --model or set llm.model (RL_INTERVIEW_LLM__MODEL)")
+    folder = folder or next(iter(settings.bank_paths), None)
+    if folder is None:
+        raise fail("no folder for your questions: pass --dir, or set bank_paths (RL_INTERVIEW_BANK_PATHS)")
+    drafted = asyncio.run(draft_question(settings.llm, question_id, Section(section), note, folder))
+    for path in drafted.files:
+        typer.echo(f"wrote {path}")
+    typer.echo(f"Review it, then rename it to {question_id}.yaml: a draft is never used until you do.")
 
 
-@kb_app.command("status")
-def kb_status(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
-    """Documents, chunks, embedding backend and last build of the store."""
-
-    status = _store().status()
-    if as_json:
-        sys.stdout.write(json.dumps(status) + "\n")
-        return
-    for key, value in status.items():
-        out.print(f"{key:>10}: {value}", markup=False)
-
-
-@kb_app.command("search")
-def kb_search(
-    query: str,
-    k: Annotated[int, typer.Option("--k", min=1, max=50)] = 5,
-    question: Annotated[str | None, typer.Option("--question", help="Only this question's notes.")] = None,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+@bank_app.command("audit")
+def audit_command(
+    path: Annotated[Path | None, typer.Argument(help="A bank folder or file (default: the shipped bank).")] = None,
+    since: Annotated[
+        str | None, typer.Option("--since", help="Also list entries reviewed before this date (YYYY-MM-DD).")
+    ] = None,
+    checks: Annotated[list[str] | None, typer.Option("--check", help="Only this check (repeatable).")] = None,
+    notes: Annotated[
+        Path | None, typer.Option("--notes", help="The reference notes folder (default: the shipped notes).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Search the store (hybrid dense + lexical)."""
-
-    hits = _store().search(query, k, question_id=question)
+    """Audit the bank: unsourced facts, level-4 points without figures, cues that match the wrong
+    text, entries not reviewed since a date. Exit 1 when anything is found."""
+    try:
+        since_date = date.fromisoformat(since) if since else None
+    except ValueError:
+        raise fail(f"--since {since!r} is not a date (YYYY-MM-DD)") from None
+    unknown = sorted(set(checks or []) - set(CHECKS))
+    if unknown:
+        raise fail(f"unknown check(s) {unknown}; choose from {list(CHECKS)}")
+    report, problems = audit(path, notes or NOTES_DIR, since_date)
+    if checks:
+        report.findings = [f for f in report.findings if f.check in checks]
+        report.not_run = {c: why for c, why in report.not_run.items() if c in checks}
+    for problem in problems:
+        err.print(f"not audited: {problem}", markup=False, soft_wrap=True)
+    counts = {c: n for c, n in report.counts().items() if not checks or c in checks}
     if as_json:
         sys.stdout.write(
-            terminal_safe_json(json.dumps([h.as_dict() for h in hits], ensure_ascii=False, indent=2)) + "\n"
+            terminal_safe_json(json.dumps({**report.as_dict(), "counts": counts}, ensure_ascii=False, indent=2)) + "\n"
         )
-        return
-    for rank, hit in enumerate(hits, 1):
-        where = escape(
-            clean_for_display(reference_label(hit.source, hit.heading))
-        )  # a document's heading is neither markup nor escapes
-        out.print(f"[bold]{rank}. {hit.question_id or '-'}[/]  {where}  ({hit.score:.3f})")
-        out.print("   " + clean_for_display(hit.text[:300]).replace("\n", " "), markup=False)
-
-
-@kb_app.command("eval")
-def kb_eval(
-    backends: Annotated[list[str] | None, typer.Option("--backend", help="Only these candidates (repeatable).")] = None,
-    source: Annotated[
-        list[Path] | None, typer.Option("--source", help="Extra documents indexed as distractors.")
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
-) -> None:
-    """Measure every candidate retrieval backend on the labelled query set, side by side."""
-    from knowledge.retrieval_eval import CANDIDATES, evaluate_candidates, render_table
-
-    names = backends or list(CANDIDATES)
-    unknown = sorted(set(names) - set(CANDIDATES))
-    if unknown:
-        raise fail(f"unknown candidate(s) {unknown}; choose from {list(CANDIDATES)}")
-    results = evaluate_candidates(names, source or [], log=lambda msg: err.print(msg, markup=False))
-    if as_json:
-        sys.stdout.write(json.dumps(results, indent=2) + "\n")
     else:
-        out.print(render_table(results), markup=False)
+        for finding in report.findings:
+            out.print(clean_for_display(str(finding)), markup=False, soft_wrap=True)
+        if report.findings:
+            out.print("")
+        for check, n in counts.items():
+            out.print(f"{n:>5}  {CHECKS[check]}", markup=False)
+        for check, why in report.not_run.items():
+            out.print(f"    -  {CHECKS[check]}: not checked ({why})", markup=False)
+    if report.findings or problems:
+        raise typer.Exit(1)

@@ -4,6 +4,8 @@
 import importlib
 import inspect
 import pkgutil
+import re
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -45,3 +47,14 @@ def test_a_broken_settings_file_is_one_line_naming_it_in_every_command_group(com
     assert "error:" in result.output and "config.toml" in result.output and "max_follow_ups" in result.output
     assert "Traceback" not in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit), "handled, not raised"
+
+
+def test_every_command_the_readme_shows_exists():
+    """The command line is assembled from one module per group; one that forgot to register its
+    commands (or a README that names a command we do not have) fails here."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    shown = set(re.findall(r"rl-interview ((?:bank|kb|judge|profile) [a-z-]+|[a-z-]+)", readme))
+    assert len(shown) >= 20
+    for command in sorted(shown):
+        result = CliRunner().invoke(app, [*command.split(), "--help"])
+        assert result.exit_code == 0, f"`rl-interview {command}`: {result.output}"

@@ -1,4 +1,4 @@
-"""`rl-interview eval`: replay gold transcripts through the interviewer and print the figures."""
+"""Measuring the interviewer: `eval`, `selftest`, `bench` and `rl-interview judge ...`."""
 
 from __future__ import annotations
 
@@ -6,41 +6,16 @@ import json
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 import typer
 
-from evals.bank_audit import audit_command
-from evals.metrics import LEVELS
-from knowledge.cli import EXIT_SKIPPED, bank_app, err, fail, out
-from knowledge.terminal import terminal_safe_json
-
-# The audit matches cues with the scorer's own matcher (agent.text), which knowledge/ must not import,
-# so the command joins `rl-interview bank` from here.
-bank_app.command("audit")(audit_command)
-
-HEADLINE = ("qwk", "exact", "adjacent", "spearman", "smd", "next_action_accuracy", "probe_hit_rate", "trap_pass_rate")
-
-ModelOption = Annotated[
-    str | None,
-    typer.Option(
-        "--model", help="A litellm model, PROVIDER/NAME (e.g. openai/gpt-4o-mini, ollama/llama3.1): use the LLM brain."
-    ),
-]
-ApiBaseOption = Annotated[
-    str | None,
-    typer.Option(
-        "--api-base", help="The provider's base URL (a local or self-hosted server, e.g. http://127.0.0.1:8000/v1)."
-    ),
-]
-MaxCostOption = Annotated[
-    float | None,
-    typer.Option(
-        "--max-cost", min=0, help="Per-session model budget in USD; once spent, the session continues offline."
-    ),
-]
+from evals.report_text import explanation, markdown, table
+from knowledge.terminal import EXIT_SKIPPED, err, fail, out, terminal_safe_json
+from tui.cli.app import ApiBaseOption, MaxCostOption, ModelOption, app
 
 
+@app.command("eval")
 def eval_command(
     paths: Annotated[
         list[Path] | None, typer.Argument(help="Gold files or folders (default: the shipped gold set).")
@@ -176,25 +151,6 @@ def _keypoints(paths: list[Path] | None, bank, settings, as_json: bool) -> None:
         raise typer.Exit(EXIT_SKIPPED)
 
 
-def explanation(report: dict[str, Any]) -> str:
-    """Per turn, the evidence behind the depth: sentence, signal, strength; and the near misses."""
-    lines = []
-    for row in report["per_turn"]:
-        lines.append(
-            f"{row['transcript']} turn {row['index']} ({row['question']}): depth {row['depth']}, gold {row['gold_depth']}"
-        )
-        for e in row.get("evidence", []):
-            how = e["how"] + (f" {e['strength']:.2f}" if e.get("strength") is not None else "")
-            lines.append(f"  + {e['key_point']} (level {e['level']}, {how}): {e['quote'][:140]}")
-            if e.get("nearest"):
-                lines.append(f"      read as: {e['nearest'][:140]}")
-        for e in row.get("near_misses", []):
-            lines.append(f"  - {e['key_point']} not credited ({e['strength']:.2f}): {e['quote'][:140]}")
-        for m in row.get("misconceptions", []):
-            lines.append(f"  ! {m}")
-    return "\n".join(lines)
-
-
 def brain_settings(settings, brain: str):
     """The settings for the chosen brain: `offline` ignores a configured model, `llm` needs one."""
     from agent.llm_client import INSTALL_HINT, litellm_installed
@@ -221,111 +177,7 @@ def _simulate(n: int, bank, brain, retriever, as_json: bool) -> None:
         raise typer.Exit(1)
 
 
-def _fmt(value: Any) -> str:
-    return "-" if value is None else f"{value:.3f}" if isinstance(value, float) else str(value)
-
-
-def _filled(shape: str, figures: dict[str, Any]) -> str:
-    return shape.format(**{k: _fmt(v) for k, v in figures.items()})
-
-
-def table(report: dict[str, Any]) -> str:
-    rows = [("all", report)] + [(f"split {name}", s) for name, s in report["splits"].items()]
-    lines = ["| set | turns | " + " | ".join(HEADLINE) + " |", "|---" * (len(HEADLINE) + 2) + "|"]
-    for name, figures in rows:
-        for who, values in (
-            (report["brain"], figures),
-            ("baseline", figures["baseline"]),
-            ("rater ceiling", figures.get("ceiling")),
-        ):
-            if values:
-                lines.append(
-                    f"| {name} ({who}) | {values['turns']} | "
-                    + " | ".join(_fmt(values.get(k)) for k in HEADLINE)
-                    + " |"
-                )
-    summaries = (
-        ("parts", "follow-ups to the part the gold interviewer went to", "{part_hit_rate} ({turns} turns)"),
-        (
-            "labelled_points",
-            "key points credited on the gold answers, against blind quote labels",
-            "precision {precision} recall {recall} ({labelled} labelled)",
-        ),
-        ("by_category", "blind-written answers", "{turns} turns, over {over_scored}, under {under_scored}"),
-    )
-    for key, title, shape in summaries:
-        if report.get(key):
-            lines.append(f"\n{title}: " + "; ".join(f"{name} " + _filled(shape, f) for name, f in report[key].items()))
-    lines.append(
-        f"\nlatency per turn: p50 {report['latency_ms']['p50']} ms, p95 {report['latency_ms']['p95']} ms; "
-        f"{report['transcripts']} transcripts in {report['seconds']} s"
-    )
-    if report.get("model_use"):
-        use = report["model_use"]
-        cost = "price unknown" if use["cost_usd_per_turn"] is None else f"${use['cost_usd_per_turn']:.6f}"
-        offline = "; ".join(f"{n} {reason}" for reason, n in use["fallback_reasons"].items())
-        lines.append(
-            f"model use per turn: {use['tokens_in_per_turn']} tokens in, {use['tokens_out_per_turn']} out, "
-            f"{cost}; {use['scored_offline']} turns scored offline" + (f" ({offline})" if offline else "")
-        )
-    return "\n".join(lines)
-
-
-def markdown(report: dict[str, Any]) -> str:
-    parts = [
-        "# Interviewer evaluation",
-        "",
-        table(report),
-        "",
-        "## Confusion matrix (rows: gold depth, columns: predicted)",
-        "",
-        "| gold \\ pred | " + " | ".join(str(i) for i in range(LEVELS)) + " |",
-        "|---" * (LEVELS + 1) + "|",
-    ]
-    parts += [f"| {g} | " + " | ".join(str(n) for n in row) + " |" for g, row in enumerate(report["confusion"])]
-    for title, key in (("By language", "by_language"), ("By section", "by_section"), ("By trap", "by_trap")):
-        parts += [
-            "",
-            f"## {title}",
-            "",
-            "| group | turns | qwk | exact | adjacent | next | traps |",
-            "|---|---|---|---|---|---|---|",
-        ]
-        parts += [
-            f"| {name} | {s['turns']} | {_fmt(s['qwk'])} | {_fmt(s['exact'])} | {_fmt(s['adjacent'])} | "
-            f"{_fmt(s['next_action_accuracy'])} | {_fmt(s['trap_pass_rate'])} |"
-            for name, s in report[key].items()
-        ]
-    if report.get("by_category"):
-        parts += [
-            "",
-            "## Blind-written answers by category",
-            "",
-            "| category | turns | qwk | exact | over-scored | under-scored |",
-            "|---|---|---|---|---|---|",
-        ]
-        parts += [
-            f"| {name} | {s['turns']} | {_fmt(s['qwk'])} | {_fmt(s['exact'])} | {_fmt(s['over_scored'])} | "
-            f"{_fmt(s['under_scored'])} |"
-            for name, s in report["by_category"].items()
-        ]
-    worst = sorted(report["per_turn"], key=lambda r: -abs(r["depth"] - r["gold_depth"]))[:10]
-    parts += [
-        "",
-        "## Worst turns",
-        "",
-        "| transcript | turn | question | gold | scored | flags |",
-        "|---|---|---|---|---|---|",
-    ]
-    parts += [
-        f"| {r['transcript']} | {r['index']} | {r['question']} | {r['gold_depth']} | {r['depth']} | {', '.join(r['flags'])} |"
-        for r in worst
-    ]
-    if report.get("problems"):
-        parts += ["", "## Files not evaluated", ""] + [f"- {p}" for p in report["problems"]]
-    return "\n".join(parts) + "\n"
-
-
+@app.command("selftest")
 def selftest_command(as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False) -> None:
     """Run the fast part of the reliability and security suites and print their figures."""
     from evals.selftest import render, run_selftest
@@ -341,6 +193,7 @@ def selftest_command(as_json: Annotated[bool, typer.Option("--json", help="Print
 
 
 judge_app = typer.Typer(help="The judge by meaning: embed its exemplars, train its heads.", no_args_is_help=True)
+app.add_typer(judge_app, name="judge")
 
 
 @judge_app.command("embed")
@@ -397,3 +250,37 @@ def judge_fit_depth() -> None:
     dev = [t for t in transcripts if t.split == "dev"]
     for rule, qwk in fit_depth_rule(dev, bank, shared_judge("e5"), NotesRetriever()):
         out.print(f"{qwk:.3f}  {rule}", markup=False)
+
+
+@app.command("bench")
+def bench_command(
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    quick: Annotated[
+        bool, typer.Option("--quick", help="The hash embedding (no cold e5 build) and fewer runs.")
+    ] = False,
+    model: Annotated[
+        str | None,
+        typer.Option(
+            "--model",
+            help="Instead: the LLM brain's turns with this litellm model, "
+            "the model's time and the interviewer's overhead apart.",
+        ),
+    ] = None,
+    api_base: Annotated[str | None, typer.Option("--api-base", help="With --model: the provider's base URL.")] = None,
+) -> None:
+    """Measure speed and memory on this machine, each figure next to a naive baseline (about 3 minutes)."""
+    from evals.bench import FULL, QUICK, llm_bench, llm_table, run_bench
+    from evals.bench import table as bench_table
+
+    if model:
+        report = llm_bench(model, api_base)
+        if as_json:
+            sys.stdout.write(json.dumps({"llm": report}) + "\n")
+        else:
+            out.print(llm_table(report), markup=False, soft_wrap=True)
+        return
+    report = run_bench(QUICK if quick else FULL, lambda step: err.print(f"bench: {step}", markup=False))
+    if as_json:
+        sys.stdout.write(json.dumps(report) + "\n")
+    else:
+        out.print(bench_table(report), markup=False, soft_wrap=True)
