@@ -63,10 +63,11 @@ def make_brain(settings: Settings) -> Brain:
 
 @contextlib.asynccontextmanager
 async def open_services(
-    settings: Settings, *, brain: Brain | None = None, retriever: Retriever | None = None
+    settings: Settings, *, brain: Brain | None = None, retriever: Retriever | None = None, bank: Bank | None = None
 ) -> AsyncIterator[Services]:
-    """The interviewer and its stores; sessions a kill left half-recorded are settled first."""
-    bank = load_bank(extra=settings.bank_paths)
+    """The interviewer and its stores; sessions a kill left half-recorded are settled first. `bank`:
+    one already loaded (default: ours and the user's, from the settings)."""
+    bank = bank or load_bank(extra=settings.bank_paths)
     index = SessionIndex(settings.sessions_db)
     context = InterviewContext(
         bank=bank,

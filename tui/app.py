@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # the interviewer's modules load in a worker, after the first
     from agent.brain import Brain
     from agent.drill import DrillOptions
     from agent.retrieval import Retriever
+    from knowledge.bank import Bank
 
 
 def _import_interviewer() -> Any:
@@ -53,6 +54,7 @@ class InterviewApp(App[None]):
         session_ids: Callable[[], str] | None = None,
         brain: Brain | None = None,
         retriever: Retriever | None = None,
+        bank: Bank | None = None,
         drill: DrillOptions | None = None,
         start_now: bool = False,
     ) -> None:
@@ -73,6 +75,7 @@ class InterviewApp(App[None]):
         """Why the interviewer could not be loaded, for a screen that subscribes after the fact."""
         self._brain = brain
         self._retriever = retriever
+        self._bank = bank
         self._stack = contextlib.AsyncExitStack()
         self._on_ready: list[Callable[[], object]] = []
         self.drill = drill
@@ -110,7 +113,7 @@ class InterviewApp(App[None]):
             app_module, make_retriever = await asyncio.to_thread(_import_interviewer)
             retriever = self._retriever or await asyncio.to_thread(make_retriever, self.settings)
             self._services = await self._stack.enter_async_context(
-                app_module.open_services(self.settings, brain=self._brain, retriever=retriever)
+                app_module.open_services(self.settings, brain=self._brain, retriever=retriever, bank=self._bank)
             )
         except Exception as exc:  # shown to the user on Home; the app stays usable for history
             self.load_failure = f"{type(exc).__name__}: {exc}"

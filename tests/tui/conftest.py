@@ -65,22 +65,17 @@ def notes_retriever() -> NotesRetriever:
 
 
 @pytest.fixture
-def make_app(
-    settings: Settings, clock, session_ids, bank: Bank, notes_retriever: NotesRetriever, monkeypatch: pytest.MonkeyPatch
-):
+def make_app(settings: Settings, clock, session_ids, bank: Bank, notes_retriever: NotesRetriever):
     """InterviewApp with the fixed clock and ids and our notes as references; `ids` is the plan.
 
     The bank is parsed once per run rather than on each app start (35 YAML files: about 0.3 s a
-    test); its loading is tested in tests/knowledge."""
-    import agent.app
+    test; its loading is tested in tests/knowledge), unless the settings add the user's questions."""
     from tui.app import InterviewApp
-
-    parse = agent.app.load_bank
-    monkeypatch.setattr(agent.app, "load_bank", lambda extra=(): parse(extra=extra) if extra else bank)
 
     def make(
         ids: Iterable[str] = ("algo-07", "infra-01"), *, request: PlanRequest | None = None, lang: str = "en", **kwargs
     ):
+        kwargs.setdefault("bank", None if settings.bank_paths else bank)
         return InterviewApp(
             settings,
             request=request or PlanRequest(ids=list(ids)),

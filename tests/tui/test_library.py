@@ -170,7 +170,7 @@ async def test_your_questions_are_marked_and_a_broken_one_is_named(make_app, tmp
     monkeypatch.setenv("RL_INTERVIEW_BANK_PATHS", str(folder))
     from knowledge.settings import load_settings
 
-    app = make_app()
+    app = make_app(bank=None)  # loaded from the settings, with the user's questions
     app.settings = load_settings()
     async with app.run_test(size=SIZE) as pilot:
         library = await open_library(pilot)

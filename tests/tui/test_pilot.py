@@ -77,7 +77,7 @@ async def test_home_says_why_the_interviewer_could_not_load_and_stays_usable(mak
         raise ValueError("bank/algo-07.yaml, line 3: key_points: not a list")
 
     monkeypatch.setattr(agent.app, "load_bank", broken)
-    app = make_app()
+    app = make_app(bank=None)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: "could not load the interviewer" in screen_text(app), "the failure on Home")
         assert "bank/algo-07.yaml, line 3" in screen_text(app)
