@@ -207,6 +207,17 @@ class ModelClient:
             params["api_key"] = s.api_key.get_secret_value()
         return params
 
+    def _structured(self, litellm: ModuleType, schema: dict[str, Any]) -> dict[str, Any]:
+        """The request's `response_format` for the judge's schema (settings.llm.structured_output)."""
+        mode = self.settings.structured_output
+        if mode == "auto":
+            mode = "json_schema" if _supports_schema(litellm, self.settings.model) else "none"
+        if mode == "json_schema":
+            return {"response_format": {"type": "json_schema", "json_schema": {"name": "assessment", "schema": schema}}}
+        if mode == "json_object":
+            return {"response_format": {"type": "json_object", "schema": schema}}
+        return {}
+
     def _deadline(self) -> float:
         """Every attempt may take the full timeout, plus litellm's backoff between attempts."""
         return self.settings.timeout_s * (self.settings.retries + 1) + 2.0 * self.settings.retries
@@ -217,8 +228,8 @@ class ModelClient:
         """A whole reply; with `schema`, asked for as structured output where the provider supports it."""
         litellm = await litellm_module()
         params = self._params(messages, max_tokens)
-        if schema is not None and _supports_schema(litellm, self.settings.model):
-            params["response_format"] = {"type": "json_schema", "json_schema": {"name": "assessment", "schema": schema}}
+        if schema is not None:
+            params.update(self._structured(litellm, schema))
         started = time.perf_counter()
         try:
             async with asyncio.timeout(self._deadline()):

@@ -75,6 +75,11 @@ class LLMSettings(_Section):
     retry); past it the offline brain answers the turn, marked, and the next turn asks the model again."""
     max_cost: float | None = None
     """Per-session budget in USD; once spent the session continues on the offline brain."""
+    structured_output: Literal["auto", "json_schema", "json_object", "none"] = "auto"
+    """How the judge's reply is asked to follow its JSON schema: `auto`, OpenAI's `json_schema` where
+    litellm knows the model supports it, else plain JSON checked by us; `json_object` sends the schema
+    as `{"type": "json_object", "schema": ...}`, which local servers (llama.cpp's Python server)
+    turn into a grammar, so even a tiny model writes valid JSON; `none` never asks."""
 
 
 class InterviewSettings(_Section):

@@ -87,6 +87,20 @@ async def test_a_good_structured_reply_is_verified_and_used(server, question):
     assert result.latency_ms is not None and result.latency_ms > 0
 
 
+@pytest.mark.parametrize("mode", ["auto", "json_object", "none"])
+async def test_the_judge_asks_for_its_schema_as_the_settings_say(server, question, mode):
+    """`json_object` carries the schema (local servers make a grammar of it); a model litellm does
+    not know gets no response_format on `auto`."""
+    server.script(assess=[good_verdict(question)])
+    result = await brain_for(server, structured_output=mode).assess(question, ANSWER, None)
+    assert result.brain == "llm"
+    sent = server.requests[-1].get("response_format")
+    if mode == "json_object":
+        assert sent["type"] == "json_object" and "depth" in sent["schema"]["properties"]
+    else:
+        assert sent is None
+
+
 async def test_invalid_json_is_repaired_once(server, question):
     server.script(assess=[text("Sure! The candidate deserves a 2 here."), good_verdict(question)])
     result = await brain_for(server).assess(question, ANSWER, None)
