@@ -9,11 +9,19 @@ JSONL stream of the plain front end, which scripts read: its keys do not change.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, TypedDict
 
 from agent.text import clean_for_display
 
 Kind = Literal["ask", "follow_up", "hint"]
+
+
+class Reply(TypedDict, total=False):
+    """What a front end sends back to the interviewer's waiting turn (the graph's resume value)."""
+
+    action: str
+    """A `CandidateAction` value (default: answer)."""
+    text: str
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ answers it points to.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Any, Literal, cast
 
 from langgraph.graph import END, START, StateGraph
@@ -20,6 +20,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command, interrupt
 
 from agent.brain import Brain
+from agent.events import Prompted, Reply
 from agent.listening import HINT_AGAIN, hear, partly_said, recall, strip_meta
 from agent.parts import part_coverage
 from agent.planning import make_plan
@@ -112,15 +113,17 @@ def ask(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Li
     """Wait for the candidate. The reply lands in `turns` (and so in the checkpoint) before anything
     else happens with it."""
     pending = _pending(state)
-    reply = interrupt(
-        {
-            **pending.model_dump(),
-            "number": state["position"] + 1,
-            "of": len(state["plan"]),
-            "turn": len(state["turns"]),
-            "follow_ups": state["follow_ups"],
-        }
+    prompt = Prompted(
+        kind=pending.kind,
+        question=pending.question,
+        text=pending.text,
+        number=state["position"] + 1,
+        of=len(state["plan"]),
+        turn=len(state["turns"]),
+        follow_ups=state["follow_ups"],
+        target=pending.target,
     )
+    reply: Reply = interrupt(asdict(prompt))  # checkpoints keep plain dicts: what a front end reads back
     action = CandidateAction(reply.get("action", "answer"))
     text = str(reply.get("text", ""))
     if action is CandidateAction.repeat:

@@ -21,7 +21,7 @@ from typing import Any
 
 from langgraph.types import Command
 
-from agent.events import Event, Prompted, Recovered, SessionDone, streamed
+from agent.events import Event, Prompted, Recovered, Reply, SessionDone, streamed
 from agent.graph import InterviewContext
 from agent.planning import PlanRequest
 from agent.report import build_report, export_report
@@ -107,7 +107,7 @@ class Interview:
             saved = self.index.saved_answer(self.session_id, self.waiting.turn)
             if saved:
                 yield Recovered(self.waiting, saved[0], saved[1])
-                async for event in self._run(Command(resume={"action": saved[0], "text": saved[1]})):
+                async for event in self._run(Command(resume=Reply(action=saved[0], text=saved[1]))):
                     yield event
                 return
             yield self.waiting
@@ -132,7 +132,7 @@ class Interview:
             )
         self.index.save_answer(self.session_id, self.waiting.turn, action.value, text)
         self.index.clear_draft(self.session_id)  # only once the answer itself is on disk
-        async for event in self._run(Command(resume={"action": action.value, "text": text})):
+        async for event in self._run(Command(resume=Reply(action=action.value, text=text))):
             yield event
 
     def release(self) -> None:

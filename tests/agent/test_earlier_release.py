@@ -1,0 +1,74 @@
+"""Sessions saved by an earlier release resume after a change to how the interviewer is built.
+
+`fixtures/release-2026-12-02/` is a home written by the release of 2026-12-02 (commit 83ebe1d,
+before the typed events, the typed waiting turn and the one command line), with the hash embedding
+and the cue-only judge, as tests run:
+- session 29142704682c (algo-07, infra-01): one answer, then /quit at the follow-up;
+- session b8d81c2864d1 (infra-10): /quit at the question, then an answer saved to the inbox that
+  the graph never received (as a kill right after saving it would leave).
+"""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from agent_helpers import parse_jsonl, reply_bytes, run_cli
+
+FIXTURE = Path(__file__).parent / "fixtures" / "release-2026-12-02"
+EARLIER_ANSWER = "PPO clips the probability ratio between the new and the old policy"
+SAVED_ANSWER = "Expert parallelism places different experts on different GPUs"
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    home = tmp_path / "home"
+    shutil.copytree(FIXTURE, home)
+    return home
+
+
+def test_the_session_list_and_the_profile_load(home):
+    listed = run_cli(home, "sessions", "--json")
+    assert listed.returncode == 0, listed.stderr.decode()
+    assert {row["id"]: row["status"] for row in json.loads(listed.stdout)} == {
+        "29142704682c": "active",
+        "b8d81c2864d1": "active",
+    }
+    progress = run_cli(home, "progress", "--json")
+    assert progress.returncode == 0, progress.stderr.decode()
+
+
+def test_a_paused_session_resumes_at_its_follow_up_and_ends_with_both_answers(home):
+    done = run_cli(
+        home,
+        "interview",
+        "--plain",
+        "--jsonl",
+        "--resume",
+        "29142704682c",
+        stdin=reply_bytes("With a positive advantage the gradient is zero once the ratio passes 1 + eps.")
+        + b"/end\n",
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    events = parse_jsonl(done.stdout)
+    assert (events[0]["type"], events[0]["question"], events[0]["target"]) == (
+        "follow_up",
+        "algo-07",
+        "zero-gradient-cases",
+    )
+    assert events[1]["type"] == "assessment" and events[-1] == {
+        "type": "session_done",
+        "session_id": "29142704682c",
+        "status": "ended",
+    }
+    report = run_cli(home, "report", "29142704682c", "--format", "json")
+    answers = [t["answer"] for t in json.loads(report.stdout)["transcript"]]
+    assert any(EARLIER_ANSWER in a for a in answers) and any("gradient is zero" in a for a in answers)
+
+
+def test_an_answer_saved_but_never_judged_is_recovered_and_judged(home):
+    resumed = run_cli(home, "interview", "--plain", "--jsonl", "--resume", "b8d81c2864d1", stdin=b"/quit\n")
+    assert resumed.returncode == 0, resumed.stderr.decode()
+    events = parse_jsonl(resumed.stdout)
+    assert events[0]["type"] == "recovered" and SAVED_ANSWER in events[0]["answer"]
+    assert events[1]["type"] == "assessment" and events[1]["question"] == "infra-10"
