@@ -8,14 +8,14 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from agent.brain import Brain, OfflineBrain
-from agent.graph import InterviewContext, builder
-from agent.meaning import shared_judge
-from agent.profile import Profile, ProfileRecorder, profile_path
-from agent.report import report_exported
-from agent.retrieval import Retriever, make_retriever
-from agent.runner import Interview, open_checkpointer
-from agent.sessions import SessionIndex
+from agent.brains.brain import Brain, OfflineBrain
+from agent.interview.graph import InterviewContext, builder
+from agent.interview.report import report_exported
+from agent.interview.retrieval import Retriever, make_retriever
+from agent.interview.runner import Interview, open_checkpointer
+from agent.interview.sessions import SessionIndex
+from agent.judge.meaning import shared_judge
+from agent.learner.profile import Profile, ProfileRecorder, profile_path
 from knowledge.bank import Bank, load_bank
 from knowledge.settings import Settings
 
@@ -55,7 +55,7 @@ def make_brain(settings: Settings) -> Brain:
     """The LLM brain when a model is configured (litellm is imported only then), else the offline one."""
     judge = shared_judge(settings.judge.embedding)
     if settings.llm.model:
-        from agent.llm_brain import LLMBrain
+        from agent.brains.llm.brain import LLMBrain
 
         return LLMBrain(settings.llm, settings.interview.answer_limit_chars, judge)
     return OfflineBrain(settings.interview.answer_limit_chars, judge)

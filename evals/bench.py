@@ -23,7 +23,7 @@ from itertools import cycle, islice
 from pathlib import Path
 from typing import Any
 
-from agent.events import Prompted, SessionDone
+from agent.interview.events import Prompted, SessionDone
 from agent.text import size
 from evals.metrics import percentile
 from knowledge.errors import InputError
@@ -240,8 +240,8 @@ def bench_settings(home: Path, embedding: str) -> Settings:
 def embedding_floor_ms(answer: str) -> float | None:
     """The time to embed the answer's sentences once, in one batch, with a fresh cache: what the
     judge by meaning cannot avoid, and the floor its turn is compared with."""
-    from agent.meaning import embedder_for
-    from agent.scoring import prepare_answer
+    from agent.judge.meaning import embedder_for
+    from agent.judge.scoring import prepare_answer
 
     content = prepare_answer(answer, 20_000).content
     if not content:
@@ -423,7 +423,7 @@ async def turn_latency(
 def retrieval(plan: BenchPlan, settings: Settings, queries: Sequence[tuple[str, str]]) -> dict[str, Any]:
     """The retrieve node's search (the question's chunks nearest to what was said, hybrid) on gold
     answers, next to a plain dense Chroma query for the same answer."""
-    from agent.retrieval import StoreRetriever
+    from agent.interview.retrieval import StoreRetriever
     from knowledge.store import KnowledgeStore
 
     store = KnowledgeStore(settings)

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from agent.events import Assessed, Token
+from agent.interview.events import Assessed, Token
 from evals.bench import NEXT_TURN, BenchError, bench_settings, summary
 from knowledge.settings import LLMSettings
 

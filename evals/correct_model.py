@@ -20,8 +20,8 @@ from typing import Any
 
 from pydantic import SecretStr
 
-from agent.listening import strip_meta
-from agent.llm_prompts import as_data
+from agent.brains.listening import strip_meta
+from agent.brains.llm.prompts import as_data
 from evals.gold import GoldTranscript
 from evals.metrics import _round, qwk
 from evals.scripted_provider import LLMServer, Reply, verdict
@@ -158,7 +158,7 @@ def _as_heard(quote: str, sent: str) -> str:
 def label_depths(transcripts: list[GoldTranscript], bank, shown: Shown) -> dict[str, int]:
     """Turn id -> the depth the level rule gives the labelled points (so far on the question): what a
     verifier that accepted every labelled quote would allow."""
-    from agent.scoring import depth_of
+    from agent.judge.scoring import depth_of
     from agent.state import Evidence
 
     depths: dict[str, int] = {}
@@ -180,7 +180,7 @@ def label_depths(transcripts: list[GoldTranscript], bank, shown: Shown) -> dict[
 def run(transcripts: list[GoldTranscript], bank, settings, shown: Shown) -> dict[str, Any]:
     """Replay `transcripts` through the LLM brain against the correct model; the figures."""
     from agent.app import make_brain
-    from agent.retrieval import NotesRetriever
+    from agent.interview.retrieval import NotesRetriever
     from evals.replay import evaluate
 
     model = CorrectModel(transcripts, bank, shown)

@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from agent.meaning import (
+from agent.judge.meaning import (
     KEY_POINT_FEATURES,
     MISCONCEPTION_FEATURES,
     MISCONCEPTION_PAIRS,
@@ -294,7 +294,7 @@ def training_items(bank) -> list[KeypointItem]:
 HARD_NEGATIVE_BOUND = 0.04
 """The key-point bar: hard negatives credited at most this often, out of fold."""
 DENIAL_BOUND = 0.15
-"""The misconception bar, before negations are read (agent.meaning.same_polarity drops most of the
+"""The misconception bar, before negations are read (agent.judge.meaning.same_polarity drops most of the
 rest): denials flagged at most this often, out of fold."""
 
 
@@ -341,8 +341,8 @@ def fit_depth_rule(transcripts, bank, judge, retriever) -> list[tuple[dict, floa
     embedded once: the judge caches what it has seen."""
     import itertools
 
-    from agent.brain import OfflineBrain
-    from agent.scoring import DepthRule
+    from agent.brains.brain import OfflineBrain
+    from agent.judge.scoring import DepthRule
     from evals.metrics import depth_metrics
     from evals.replay import evaluate
 

@@ -27,7 +27,7 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from agent.claims import read_sentences
+from agent.judge.claims import read_sentences
 from knowledge.bank import BankProblem
 from knowledge.yaml_lines import LineLoader, line_of
 

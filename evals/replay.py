@@ -19,13 +19,13 @@ from typing import Any
 import numpy as np
 import yaml
 
-from agent.brain import Brain
-from agent.graph import judge_reply, next_decision, read_reply
-from agent.policy import Progress
-from agent.retrieval import Retriever
+from agent.brains.brain import Brain
+from agent.brains.wording import respond
+from agent.interview.graph import judge_reply, next_decision, read_reply
+from agent.interview.policy import Progress
+from agent.interview.retrieval import Retriever
 from agent.state import Assessment, CandidateAction, Decision, Heard, Turn
 from agent.text import CJK_CHAR, WORD
-from agent.wording import respond
 from evals.gold import Action, GoldTranscript, GoldTurn
 from evals.metrics import confusion, depth_metrics, percentile
 from knowledge.bank import Bank

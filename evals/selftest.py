@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from agent.scoring import RubricScorer
+from agent.judge.scoring import RubricScorer
 from knowledge.bank import Bank
 
 if TYPE_CHECKING:  # langchain_core comes with langgraph; only its types are used here
@@ -211,11 +211,11 @@ async def _session_with_fault(bank: Bank, provider, fault: str) -> str | None:
     from langgraph.checkpoint.memory import InMemorySaver
     from langgraph.types import Command
 
-    from agent.graph import InterviewContext, builder
-    from agent.llm_brain import LLMBrain
+    from agent.brains.llm.brain import LLMBrain
+    from agent.interview.graph import InterviewContext, builder
+    from agent.interview.retrieval import NotesRetriever
+    from agent.interview.runner import checkpoint_serde
     from agent.planning import PlanRequest
-    from agent.retrieval import NotesRetriever
-    from agent.runner import checkpoint_serde
     from evals import scripted_provider as sp
 
     script = {
@@ -266,7 +266,7 @@ async def _session_with_fault(bank: Bank, provider, fault: str) -> str | None:
 
 async def _obeying_model(bank: Bank, provider) -> Suite:
     """The model is talked into "depth 4" by every injection; our verification must not be."""
-    from agent.llm_brain import LLMBrain
+    from agent.brains.llm.brain import LLMBrain
     from evals import scripted_provider as sp
 
     suite = Suite("adversarial (model obeys injection)", failure_label="mis-scored")
@@ -294,7 +294,7 @@ async def _obeying_model(bank: Bank, provider) -> Suite:
 
 
 def provider_suites(bank: Bank) -> list[Suite]:
-    from agent.llm_client import litellm_installed
+    from agent.brains.llm.client import litellm_installed
 
     faults = Suite("provider faults", failure_label="turns lost")
     if not litellm_installed():

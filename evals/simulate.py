@@ -26,19 +26,19 @@ import yaml
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
-from agent.brain import Brain
-from agent.graph import InterviewContext, builder
-from agent.listening import CLARIFY, META_LEAD, MOVE_ON, PROTEST, REPEAT, WAIT, partly_said, stems
-from agent.parts import untouched_parts
+from agent.brains.brain import Brain
+from agent.brains.listening import CLARIFY, META_LEAD, MOVE_ON, PROTEST, REPEAT, WAIT, partly_said, stems
+from agent.brains.parts import untouched_parts
+from agent.brains.wording import carries_content, opening
+from agent.interview.graph import InterviewContext, builder
+from agent.interview.report import build_report
+from agent.interview.retrieval import Retriever
+from agent.interview.runner import checkpoint_serde
+from agent.learner.profile import attempts_in, rated_depth
 from agent.planning import PlanRequest
-from agent.profile import attempts_in, rated_depth
 from agent.prompts import load_yaml
-from agent.report import build_report
-from agent.retrieval import Retriever
-from agent.runner import checkpoint_serde
 from agent.state import Heard, InterviewState, Turn
 from agent.text import CJK_CHAR
-from agent.wording import carries_content, opening
 from knowledge.bank import Bank
 from knowledge.models import Question
 

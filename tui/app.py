@@ -23,16 +23,16 @@ from knowledge.settings import Settings
 
 if TYPE_CHECKING:  # the interviewer's modules load in a worker, after the first frame
     from agent.app import Services
-    from agent.brain import Brain
-    from agent.drill import DrillOptions
-    from agent.retrieval import Retriever
+    from agent.brains.brain import Brain
+    from agent.interview.retrieval import Retriever
+    from agent.learner.drill import DrillOptions
     from knowledge.bank import Bank
 
 
 def _import_interviewer() -> Any:
     """The slow imports, done off the UI thread."""
     import agent.app
-    from agent.retrieval import make_retriever
+    from agent.interview.retrieval import make_retriever
 
     return agent.app, make_retriever
 
@@ -58,7 +58,7 @@ class InterviewApp(App[None]):
         drill: DrillOptions | None = None,
         start_now: bool = False,
     ) -> None:
-        """`drill` (agent.drill.DrillOptions) opens the Drill screen over Home once loaded;
+        """`drill` (agent.learner.drill.DrillOptions) opens the Drill screen over Home once loaded;
         `start_now` starts the interview `request` asks for as soon as the interviewer is loaded
         (the command line named its questions: an explicit request, not a default to confirm)."""
         super().__init__()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.message import Message
 
-from agent.events import Assessed, Event, Prompted, QuestionDone, Recovered, SessionDone, Token
+from agent.interview.events import Assessed, Event, Prompted, QuestionDone, Recovered, SessionDone, Token
 
 
 class AgentMessage(Message):

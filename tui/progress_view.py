@@ -6,7 +6,7 @@ from __future__ import annotations
 import textwrap
 from datetime import date
 
-from agent.progress import ProgressReport, TrendPoint
+from agent.learner.progress import ProgressReport, TrendPoint
 
 WIDTH = 80
 CHART_HEIGHT = 12

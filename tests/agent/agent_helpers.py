@@ -119,8 +119,8 @@ class GraphDriver:
         from langgraph.checkpoint.memory import InMemorySaver
         from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
-        from agent.brain import OfflineBrain
-        from agent.graph import InterviewContext, builder
+        from agent.brains.brain import OfflineBrain
+        from agent.interview.graph import InterviewContext, builder
         from agent.planning import PlanRequest
         from agent.state import SERIALIZED_MODELS
 

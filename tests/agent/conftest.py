@@ -24,7 +24,7 @@ def bank():
 
 @pytest.fixture(scope="session")
 def notes_retriever():
-    from agent.retrieval import NotesRetriever
+    from agent.interview.retrieval import NotesRetriever
 
     return NotesRetriever()
 

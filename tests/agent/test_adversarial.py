@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from agent.scoring import RubricScorer
+from agent.judge.scoring import RubricScorer
 from agent.state import Flag
 from knowledge.bank import load_bank
 

@@ -153,7 +153,7 @@ def session_with_kills(root: Path, kills: tuple[int, ...], delays: tuple[float, 
 
 
 def _session_with_kills(root: Path, kills: tuple[int, ...], delays: tuple[float, ...], started: list) -> Outcome:
-    from agent.sessions import SessionIndex
+    from agent.interview.sessions import SessionIndex
 
     home = root / ("kill-after-" + "-".join(map(str, kills)))
     home.mkdir()
@@ -293,8 +293,8 @@ def test_a_person_types_on_to_continue_the_draft():
     typed is kept as the draft grows."""
     import io
 
-    from agent.plain import LineReader
     from agent.state import CandidateAction
+    from tui.plain import LineReader
 
     kept: list[str] = []
     reader = LineReader(io.BytesIO(b"and the min is pessimistic.\n\n"))

@@ -87,7 +87,7 @@ def kill_after(live: Live, out: Outcome, delay: float, last: str | None) -> bool
 
 def session_killed_at(root: Path, kills: tuple[int | str, ...] = (), delays: tuple[float, ...] = ()) -> Outcome:
     """One session in its own home, killed at each point in turn and resumed after each kill."""
-    from agent.sessions import SessionIndex
+    from agent.interview.sessions import SessionIndex
 
     home = Path(tempfile.mkdtemp(prefix="session-", dir=root))
     out = Outcome(kills, delays)

@@ -3,7 +3,7 @@
 import pytest
 
 import agent.text
-from agent.scoring import RubricScorer
+from agent.judge.scoring import RubricScorer
 from agent.text import CJK_CHAR, cue_anchor, cue_pattern, normalise
 from evals.gold import load_gold
 from knowledge.bank import load_bank

@@ -49,7 +49,7 @@ def assert_one_line_naming(result, path: Path, fix: str) -> None:
 
 
 def session_id(used_home: Path) -> str:
-    from agent.sessions import SessionIndex
+    from agent.interview.sessions import SessionIndex
 
     [row] = SessionIndex(used_home / "sessions.sqlite").list()
     return row.id

@@ -10,10 +10,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from agent_helpers import GraphDriver, explain
 
-from agent.drill import MASTERED, DrillOptions, DrillRenderer, drill_queue, plan_drill
-from agent.events import Assessed, QuestionDone
+from agent.interview.events import Assessed, QuestionDone
+from agent.learner.drill import MASTERED, DrillOptions, drill_queue, plan_drill
+from agent.learner.profile import Attempt, Profile
 from agent.planning import PlanError, PlanRequest, make_plan
-from agent.profile import Attempt, Profile
+from tui.plain import DrillRenderer
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
 

@@ -46,8 +46,7 @@ def test_a_paused_session_resumes_at_its_follow_up_and_ends_with_both_answers(ho
         "--jsonl",
         "--resume",
         "29142704682c",
-        stdin=reply_bytes("With a positive advantage the gradient is zero once the ratio passes 1 + eps.")
-        + b"/end\n",
+        stdin=reply_bytes("With a positive advantage the gradient is zero once the ratio passes 1 + eps.") + b"/end\n",
     )
     assert done.returncode == 0, done.stderr.decode()
     events = parse_jsonl(done.stdout)

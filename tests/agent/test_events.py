@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from agent.events import Assessed, Prompted, QuestionDone, Recovered, streamed
-from agent.plain import Renderer
+from agent.interview.events import Assessed, Prompted, QuestionDone, Recovered, streamed
+from tui.plain import Renderer
 
 
 async def test_every_event_the_graph_streams_becomes_a_typed_event_with_the_same_fields(graph_driver):

@@ -8,8 +8,8 @@ import itertools
 
 from agent_helpers import explain
 
+from agent.brains.wording import opening
 from agent.state import CandidateAction, Heard
-from agent.wording import opening
 
 KL = ["algo-02", "infra-10"]
 KL_LEVEL_1 = (
@@ -181,9 +181,9 @@ async def test_the_reviews_show_part_coverage_and_what_came_with_a_hint(graph_dr
     """The plain front end's review line, the report and the TUI review all show the parts."""
     import io
 
-    from agent.events import streamed
-    from agent.plain import Renderer
-    from agent.report import build_report, to_markdown
+    from agent.interview.events import streamed
+    from agent.interview.report import build_report, to_markdown
+    from tui.plain import Renderer
     from tui.screens.review import review_markdown
 
     question = bank["algo-07"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from agent.library import question_markdown
+from agent.learner.library import question_markdown
 from knowledge.models import Question
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "knowledge"))

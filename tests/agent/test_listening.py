@@ -1,4 +1,4 @@
-"""Hearing the candidate (agent.listening) and quoting them (agent.wording.claim_quote): requests in
+"""Hearing the candidate (agent.brains.listening) and quoting them (agent.brains.wording.claim_quote): requests in
 words in English and Chinese, the content left without the talk about the conversation, what was
 already said toward a target, and the clause a follow-up quotes."""
 
@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from agent.listening import Reply, clarification_for, hear, said_toward, strip_meta
+from agent.brains.listening import Reply, clarification_for, hear, said_toward, strip_meta
+from agent.brains.wording import claim_quote, opening
 from agent.state import Heard
-from agent.wording import claim_quote, opening
 
 PROTEST = "I just said it: H(p) of the data does not depend on the model parameters, so it drops out of the gradient."
 

@@ -11,9 +11,9 @@ import json
 
 import pytest
 
-from agent.brain import OfflineBrain
-from agent.llm_brain import LLMBrain
-from agent.llm_doctor import diagnose
+from agent.brains.brain import OfflineBrain
+from agent.brains.llm.brain import LLMBrain
+from agent.brains.llm.doctor import diagnose
 from agent.state import Decision
 from evals.scripted_provider import DEFAULT_FOLLOW_UP, LLMServer, Reply, failure, text, verdict
 from knowledge.settings import LLMSettings
@@ -356,7 +356,7 @@ async def test_a_turn_counts_the_follow_up_it_answers(server, bank, question, no
     """In the transcript, a turn's tokens are those of the line it answers plus its assessment."""
     from agent_helpers import GraphDriver
 
-    from agent.graph import InterviewContext
+    from agent.interview.graph import InterviewContext
 
     server.script(
         assess=[good_verdict(question), good_verdict(question)],
@@ -528,7 +528,7 @@ def lookup(host, *args, **kwargs):
     attempts.append(host)
     return real_lookup(host, *args, **kwargs)
 socket.socket.connect, socket.getaddrinfo = connect, lookup
-from agent.llm_client import start_import
+from agent.brains.llm.client import start_import
 start_import().result()
 print(attempts)
 """

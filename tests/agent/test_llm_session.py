@@ -18,7 +18,7 @@ import time
 import pytest
 from agent_helpers import INTERVIEWER_EVENTS, cli_env, reply_bytes, rl_interview, run_cli
 
-from agent.events import Assessed
+from agent.interview.events import Assessed
 from agent.planning import PlanRequest
 from agent.state import CandidateAction
 from evals.scripted_provider import Hanging, LLMServer, Reply, verdict
@@ -40,7 +40,7 @@ def server():
 
 def cost_per_call() -> float:
     """What litellm charges for one scripted call to PRICED."""
-    from agent.llm_client import _import_litellm
+    from agent.brains.llm.client import _import_litellm
 
     prompt, completion = _import_litellm().cost_per_token(model=PRICED, prompt_tokens=120, completion_tokens=30)
     return prompt + completion
@@ -159,7 +159,7 @@ async def test_a_provider_that_never_answers_holds_a_turn_no_longer_than_its_dea
 ):
     """litellm alone would wait 60 s for each of three tries; the turn's deadline (2 s) ends it."""
     from agent.app import open_services
-    from agent.llm_client import litellm_module
+    from agent.brains.llm.client import litellm_module
 
     await litellm_module()  # the import is not the provider's delay
     settings = model_settings(agent_home, hanging.url, timeout_s=60, retries=2, turn_deadline_s=2)
@@ -180,7 +180,7 @@ async def test_after_a_turn_past_its_deadline_the_next_turn_asks_the_model_again
     agent_home, server, notes_retriever, bank
 ):
     from agent.app import open_services
-    from agent.llm_client import litellm_module
+    from agent.brains.llm.client import litellm_module
 
     await litellm_module()
     question = bank["algo-07"]

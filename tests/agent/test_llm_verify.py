@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from agent.llm_brain import parse_verdict, usable_line
-from agent.llm_prompts import assess_messages
-from agent.llm_verify import QuoteFinder, verified_assessment
+from agent.brains.llm.brain import parse_verdict, usable_line
+from agent.brains.llm.prompts import assess_messages
+from agent.brains.llm.verify import QuoteFinder, verified_assessment
 from agent.state import Flag, LLMVerdict
 
 ANSWER = (
@@ -187,7 +187,7 @@ def test_the_answer_travels_as_delimited_data(question):
 
 
 def test_both_calls_share_the_system_prefix(question):
-    from agent.llm_prompts import follow_up_messages
+    from agent.brains.llm.prompts import follow_up_messages
     from agent.state import Assessment, Decision
 
     assessment = Assessment(question=question.id, depth=0, answer_depth=0)

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from agent.meaning import EXEMPLAR_DIR, HEAD_FILE, Heads, open_judge, shared_judge
-from agent.policy import Progress, decide
-from agent.scoring import RubricScorer
+from agent.interview.policy import Progress, decide
+from agent.judge.meaning import EXEMPLAR_DIR, HEAD_FILE, Heads, open_judge, shared_judge
+from agent.judge.scoring import RubricScorer
 from agent.state import CandidateAction, Flag
 from evals.gold import load_gold
 from evals.keypoints import near_duplicates

@@ -7,8 +7,8 @@ from agent_helpers import BANK_IDS, cached_bank
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agent.parts import untouched_parts
-from agent.policy import Progress, decide
+from agent.brains.parts import untouched_parts
+from agent.interview.policy import Progress, decide
 from agent.state import Assessment, CandidateAction, Evidence, Flag, Heard, MisconceptionHit
 
 QID = "algo-07"

@@ -9,8 +9,7 @@ import pytest
 from agent_helpers import answer_for_levels, explain
 from fsrs import Rating
 
-from agent.planning import PlanRequest
-from agent.profile import (
+from agent.learner.profile import (
     Attempt,
     Profile,
     ProfileError,
@@ -20,6 +19,7 @@ from agent.profile import (
     rebuild,
     system_clock,
 )
+from agent.planning import PlanRequest
 from agent.state import CandidateAction
 
 T0 = datetime(2026, 12, 1, tzinfo=UTC)
@@ -70,7 +70,7 @@ def test_a_deeper_first_answer_is_scheduled_further_out(profile, bank):
 def test_a_question_shown_only_with_a_hint_is_rated_hard_at_best(profile, bank):
     from dataclasses import replace
 
-    from agent.profile import attempts_in
+    from agent.learner.profile import attempts_in
     from agent.state import Evidence, QuestionSummary
 
     expert = [kp.id for kp in bank["algo-01"].key_points]

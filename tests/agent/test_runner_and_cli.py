@@ -99,7 +99,7 @@ async def test_interview_start_submit_finish_and_index(settings, notes_retriever
 async def test_a_session_left_is_free_for_another_driver_at_once(settings, notes_retriever, bank):
     """Issue 15: the lease is released when a front end stops driving (left, paused), not only when
     its process dies; until then a second driver is refused, and a released driver sends nothing."""
-    from agent.sessions import SessionBusy
+    from agent.interview.sessions import SessionBusy
 
     async with services(settings, notes_retriever) as svc:
         interview = svc.interview()
@@ -376,7 +376,7 @@ NASTY = (
 def test_cli_invalid_utf8_and_ansi_then_quit_and_resume(tmp_path):
     """Invalid UTF-8 and escape sequences in an answer: no crash, no ESC on screen (plain text) or in
     the JSONL (where the follow-up quotes the answer); /quit leaves the session resumable."""
-    from agent.sessions import SessionIndex
+    from agent.interview.sessions import SessionIndex
 
     first = run_cli(tmp_path, "interview", "--plain", "--question", "algo-07", stdin=NASTY + b"/quit\n")
     assert first.returncode == 0, first.stderr.decode()

@@ -1,6 +1,6 @@
 """The offline rubric scorer, fed answers built from the bank's own rubric data.
 
-Expectations come from the depth scale (agent/scoring.py, knowledge/models.py):
+Expectations come from the depth scale (agent/judge/scoring.py, knowledge/models.py):
 0 nothing correct, 1 recall, 2 mechanism, 3 reasoning (every part), 4 expert; a keyword list or
 a stated misconception is recall at most; grader instructions are ignored; depth is cumulative.
 """
@@ -23,7 +23,7 @@ from agent_helpers import (
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agent.scoring import RubricScorer
+from agent.judge.scoring import RubricScorer
 from agent.state import Flag
 
 QID = "algo-07"

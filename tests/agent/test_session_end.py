@@ -13,9 +13,9 @@ import json
 import pytest
 from agent_helpers import run_cli
 
-from agent.events import SessionDone
+from agent.interview.events import SessionDone
+from agent.interview.sessions import SessionIndex
 from agent.planning import PlanRequest
-from agent.sessions import SessionIndex
 from agent.state import CandidateAction
 
 PLAN = ["algo-07"]
@@ -55,8 +55,8 @@ def report_files(settings, session_id: str):
 
 async def saved(settings, session_id: str):
     """The session's snapshot as another process would read it: a fresh checkpointer connection."""
-    from agent.graph import builder
-    from agent.runner import open_checkpointer
+    from agent.interview.graph import builder
+    from agent.interview.runner import open_checkpointer
 
     async with open_checkpointer(settings) as saver:
         return await builder.compile(checkpointer=saver).aget_state({"configurable": {"thread_id": session_id}})
@@ -150,7 +150,7 @@ async def test_killed_after_the_final_checkpoint_but_before_the_index_knew_the_n
 async def test_killed_between_the_end_and_the_export_the_next_sessions_listing_writes_the_report(
     settings, notes_retriever, monkeypatch
 ):
-    import agent.runner
+    import agent.interview.runner
 
     async with services(settings, notes_retriever) as svc:
         interview = await started(svc)
@@ -158,7 +158,7 @@ async def test_killed_between_the_end_and_the_export_the_next_sessions_listing_w
         def export(*args):
             raise Killed
 
-        monkeypatch.setattr(agent.runner, "export_report", export)
+        monkeypatch.setattr(agent.interview.runner, "export_report", export)
         with pytest.raises(Killed):
             await collect(interview.submit(CandidateAction.skip))
         session_id = interview.session_id

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from agent.llm_prompts import assess_messages
+from agent.brains.llm.prompts import assess_messages
 from evals.correct_model import (
     FIRST_PASS,
     SECOND_PASS,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from agent.app import make_brain
-from agent.retrieval import NotesRetriever
+from agent.interview.retrieval import NotesRetriever
 from evals.gold import GOLD_DIR, load_gold
 from evals.replay import replay_transcript
 from knowledge.bank import Bank, load_bank

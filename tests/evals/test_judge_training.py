@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agent.meaning import open_judge
+from agent.judge.meaning import open_judge
 from evals import judge_training
 from evals.keypoints import KEYPOINT_DIR, load_items
 from knowledge.bank import load_bank

@@ -1,8 +1,8 @@
 """The regression floor CI holds the offline brain to on the whole gold set (the goal is higher;
 the figures are in the README)."""
 
-from agent.brain import OfflineBrain
-from agent.retrieval import NotesRetriever
+from agent.brains.brain import OfflineBrain
+from agent.interview.retrieval import NotesRetriever
 from evals.gold import GOLD_DIR, load_gold
 from evals.replay import evaluate
 from knowledge.bank import load_bank
@@ -29,7 +29,7 @@ cue phrases alone 0.661: README, how the judge works). Only that split, to keep 
 
 
 def test_the_judge_by_meaning_beats_cue_phrases_on_the_held_out_split_and_keeps_every_honesty_trap():
-    from agent.meaning import shared_judge
+    from agent.judge.meaning import shared_judge
 
     bank = load_bank()
     transcripts, _ = load_gold([GOLD_DIR], set(bank))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.scoring import RubricScorer
+from agent.judge.scoring import RubricScorer
 from agent.state import Assessment
 from evals import selftest
 from knowledge.bank import load_bank

@@ -3,8 +3,8 @@ careless interviewer fails the checks it breaks."""
 
 import asyncio
 
-from agent.brain import OfflineBrain
-from agent.retrieval import NotesRetriever
+from agent.brains.brain import OfflineBrain
+from agent.interview.retrieval import NotesRetriever
 from evals.simulate import CHECKS, PERSONAS, play, render, simulate
 from knowledge.bank import load_bank
 

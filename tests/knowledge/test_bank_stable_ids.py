@@ -104,8 +104,8 @@ def test_the_saved_profile_shows_progress_rebuilds_and_drills(home):
 
 def test_a_renamed_key_point_resolves_through_its_alias(tmp_path, home):
     """Rename a key point the saved profile has shown; the profile still rates, gaps and drills."""
-    from agent.drill import drill_queue
-    from agent.profile import Profile, mastery
+    from agent.learner.drill import drill_queue
+    from agent.learner.profile import Profile, mastery
 
     bank_dir = tmp_path / "bank"
     bank_dir.mkdir()

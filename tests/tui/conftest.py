@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from isolation import isolate
 
+from agent.interview.retrieval import NotesRetriever
 from agent.planning import PlanRequest
-from agent.retrieval import NotesRetriever
 from knowledge.bank import Bank, load_bank
 from knowledge.settings import Settings, load_settings
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from isolation import child_env
 
 ROOT = Path(__file__).resolve().parents[2]
-CORE_MODULES = ["agent.app", "agent.graph", "agent.plain", "knowledge.store", "evals.replay"]
+CORE_MODULES = ["agent.app", "agent.interview.graph", "agent.learner.drill", "knowledge.store", "evals.replay"]
 
 PROBE = """
 import importlib, json, sys
@@ -65,3 +65,4 @@ def test_import_linter_contract_holds(home):
     assert done.returncode == 0, done.stdout + done.stderr
     assert "The core never imports the UI KEPT" in done.stdout
     assert "Rooms import downwards only: tui -> evals -> agent -> knowledge KEPT" in done.stdout
+    assert "Contracts: 4 kept, 0 broken." in done.stdout, "the interviewer's rooms keep their order too"

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from textual.widgets import DataTable
 from tui_helpers import answer, interviewer_turns, notes, screen_names, settle, wait_loaded, wait_until
 
-from agent.profile import Attempt, Profile, profile_path
+from agent.learner.profile import Attempt, Profile, profile_path
 from tui.screens.drill import DrillScreen
 from tui.screens.interview import InterviewScreen
 from tui.widgets.mastery_chart import MasteryChart
@@ -85,7 +85,7 @@ async def test_d_on_home_lists_the_queue_and_starts_a_drill_on_the_gap(make_app,
 
 
 async def test_the_drill_command_opens_the_drill_screen_on_its_topic(make_app, settings, bank, monkeypatch):
-    from agent.drill import DrillOptions
+    from agent.learner.drill import DrillOptions
 
     seed_profile(settings, bank)
     monkeypatch.setenv("RL_INTERVIEW_NOW", (ANSWERED + timedelta(days=3)).isoformat())

@@ -10,7 +10,7 @@ from textual.widgets import DataTable, Input, Markdown, Static, TabbedContent
 from tui_helpers import interviewer_turns, screen_text, settle, wait_loaded, wait_until
 from user_questions import break_field, write_user_question
 
-from agent.profile import Attempt, Profile, profile_path
+from agent.learner.profile import Attempt, Profile, profile_path
 from knowledge.store import KnowledgeStore
 from tui.latex import latex_to_unicode
 from tui.screens.home import HomeScreen

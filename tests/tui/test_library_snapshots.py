@@ -20,9 +20,9 @@ SIZES = [pytest.param((120, 40), id="120x40"), pytest.param((80, 24), id="80x24"
 @pytest.fixture(autouse=True)
 def no_exemplars(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The judge's exemplars are another issue's data: the picture must not change when they do."""
-    import agent.library
+    import agent.learner.library
 
-    monkeypatch.setattr(agent.library, "EXEMPLARS_DIR", tmp_path / "no-exemplars")
+    monkeypatch.setattr(agent.learner.library, "EXEMPLARS_DIR", tmp_path / "no-exemplars")
 
 
 async def still(pilot: Pilot) -> None:

@@ -34,7 +34,7 @@ from tui_helpers import (
     wait_until,
 )
 
-import agent.graph
+import agent.interview.graph
 from agent.planning import PlanRequest, make_plan
 from tui.latex import latex_to_unicode
 from tui.screens.confirm import ConfirmScreen
@@ -240,16 +240,16 @@ async def test_two_answers_then_skip_shows_the_review_with_depth_and_model_answe
 
 
 async def test_review_opens_even_if_question_done_arrives_before_the_checkpoint(make_app, monkeypatch):
-    """The close node emits question_done before its summary is checkpointed (agent/runner.py says so);
+    """The close node emits question_done before its summary is checkpointed (agent/interview/runner.py says so);
     a slow moment between the two must not crash the review (nor the app)."""
-    emit = agent.graph._emit
+    emit = agent.interview.graph._emit
 
     def slow_after_question_done(runtime, event) -> None:
         emit(runtime, event)
         if event["type"] == "question_done":
             time.sleep(0.5)  # the node runs in a worker thread: the UI goes on meanwhile
 
-    monkeypatch.setattr(agent.graph, "_emit", slow_after_question_done)
+    monkeypatch.setattr(agent.interview.graph, "_emit", slow_after_question_done)
     app = make_app(["algo-07", "infra-01"])
     async with app.run_test(size=SIZE) as pilot:
         await start(pilot)
@@ -626,8 +626,8 @@ async def test_a_hung_provider_costs_a_turn_no_more_than_its_deadline_and_the_of
     """Issue 15: a model server that accepts the connection and never answers. The turn completes
     offline within the turn's deadline plus 2 s, and the candidate is told so (and why) beside the
     depth and in the question's review."""
-    from agent.llm_brain import LLMBrain
-    from agent.llm_client import litellm_module
+    from agent.brains.llm.brain import LLMBrain
+    from agent.brains.llm.client import litellm_module
     from evals.scripted_provider import Hanging
     from knowledge.settings import LLMSettings
 
@@ -671,7 +671,7 @@ DRAFT = (
 async def test_an_answer_being_written_survives_leaving_and_comes_back_on_resume(make_app, settings):
     """Issue 15: the editor's text is kept (sessions.sqlite) once typing pauses and when leaving;
     resumed, it is back in the editor, marked as a draft; sending it clears the draft."""
-    from agent.sessions import SessionIndex
+    from agent.interview.sessions import SessionIndex
 
     app = make_app(["algo-07", "infra-01"])
     async with app.run_test(size=SIZE) as pilot:
@@ -706,7 +706,7 @@ def sent_answers(app, session_id: str = "tui-0001") -> list[str]:
 async def test_resuming_a_session_open_elsewhere_offers_to_take_it_over(make_app):
     """Issue 15: a second window resuming a session says it is open elsewhere and offers to take
     it over; no goes back Home, yes drives it here from where it stopped."""
-    import agent.runner
+    import agent.interview.runner
 
     app = make_app(["algo-07", "infra-01"])
     async with app.run_test(size=SIZE) as pilot:
@@ -718,7 +718,7 @@ async def test_resuming_a_session_open_elsewhere_offers_to_take_it_over(make_app
         await confirm(pilot, "r", "n", "open in another process")
         assert "Take it over here?" not in screen_text(app)
         assert isinstance(app.screen, HomeScreen)
-        assert not app.services.index.holds("tui-0001", agent.runner.PROCESS_OWNER)
+        assert not app.services.index.holds("tui-0001", agent.interview.runner.PROCESS_OWNER)
 
         await pilot.press("r")
         await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the take-over question")
@@ -728,7 +728,7 @@ async def test_resuming_a_session_open_elsewhere_offers_to_take_it_over(make_app
         await settle(pilot)
         assert candidate_texts(app.screen) == [CLIP_ANSWER]
         await answer(pilot, ZERO_GRAD_ANSWER)
-        assert app.services.index.holds("tui-0001", agent.runner.PROCESS_OWNER)
+        assert app.services.index.holds("tui-0001", agent.interview.runner.PROCESS_OWNER)
     assert sent_answers(app) == [CLIP_ANSWER, ZERO_GRAD_ANSWER]
 
 

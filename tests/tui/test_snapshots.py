@@ -13,7 +13,7 @@ from textual.pilot import Pilot
 from textual.widgets import Markdown, TextArea
 from tui_helpers import answer, make_sessions, settle, start, wait_loaded, wait_until
 
-import agent.sessions
+import agent.interview.sessions
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.history import HistoryScreen
 from tui.screens.report import ReportScreen
@@ -27,7 +27,7 @@ CLIP_ANSWER = "PPO clips the probability ratio to 1 - epsilon and 1 + epsilon, b
 @pytest.fixture(autouse=True)
 def frozen_dates(monkeypatch: pytest.MonkeyPatch) -> None:
     """Session start/update stamps as History shows them."""
-    monkeypatch.setattr(agent.sessions, "now", lambda: "2025-03-14T09:30:00+00:00")
+    monkeypatch.setattr(agent.interview.sessions, "now", lambda: "2025-03-14T09:30:00+00:00")
 
 
 async def still(pilot: Pilot) -> None:

@@ -63,7 +63,7 @@ MaxCostOption = Annotated[
 
 def interview_settings(model: str | None, api_base: str | None, max_cost: float | None) -> Settings:
     """The settings with the command line's model options; a model needs litellm installed."""
-    from agent.llm_client import INSTALL_HINT, litellm_installed
+    from agent.brains.llm.client import INSTALL_HINT, litellm_installed
     from knowledge.settings import llm_overrides
 
     settings = load_settings(**llm_overrides(model, api_base, max_cost))

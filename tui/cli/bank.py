@@ -160,7 +160,7 @@ def bank_draft(
     api_base: ApiBaseOption = None,
 ) -> None:
     """With a model configured: draft a question of your own from a note, as <id>.yaml.draft for you to review."""
-    from agent.drafting import draft_question
+    from agent.brains.llm.drafting import draft_question
     from knowledge.models import Section
 
     settings = interview_settings(model, api_base, None)

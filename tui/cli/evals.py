@@ -62,7 +62,7 @@ def eval_command(
 ) -> None:
     """Measure the interviewer against labelled transcripts (QWK, agreement, next action, probes, traps)."""
     from agent.app import make_brain
-    from agent.retrieval import NotesRetriever
+    from agent.interview.retrieval import NotesRetriever
     from evals.gold import load_gold
     from evals.part_hits import part_hits
     from evals.replay import evaluate
@@ -133,7 +133,7 @@ def _correct_model(transcripts, bank, settings, as_json: bool) -> None:
 
 
 def _keypoints(paths: list[Path] | None, bank, settings, as_json: bool) -> None:
-    from agent.meaning import shared_judge
+    from agent.judge.meaning import shared_judge
     from evals.keypoints import KEYPOINT_DIR, evaluate_keypoints
     from evals.keypoints import table as keypoint_table
 
@@ -153,7 +153,7 @@ def _keypoints(paths: list[Path] | None, bank, settings, as_json: bool) -> None:
 
 def brain_settings(settings, brain: str):
     """The settings for the chosen brain: `offline` ignores a configured model, `llm` needs one."""
-    from agent.llm_client import INSTALL_HINT, litellm_installed
+    from agent.brains.llm.client import INSTALL_HINT, litellm_installed
     from knowledge.settings import SettingsError
 
     if brain == "offline":
@@ -200,7 +200,7 @@ app.add_typer(judge_app, name="judge")
 def judge_embed() -> None:
     """Embed every exemplar and key-point statement (e5) into knowledge/exemplars/vectors.npz; texts
     already there are kept, so after editing exemplars only the new ones are embedded."""
-    from agent.meaning import embedder_for
+    from agent.judge.meaning import embedder_for
     from evals.judge_training import embed_exemplars
     from knowledge.bank import load_bank
 
@@ -220,7 +220,7 @@ def judge_train(
     ] = "exemplars",
 ) -> None:
     """Fit the judge's heads and write knowledge/exemplars/head.json; the bars are chosen out of fold."""
-    from agent.meaning import HEAD_FILE, open_judge
+    from agent.judge.meaning import HEAD_FILE, open_judge
     from evals.judge_training import train_heads
     from knowledge.bank import load_bank
 
@@ -239,8 +239,8 @@ def judge_train(
 def judge_fit_depth() -> None:
     """QWK of every depth rule of the grid on the gold set's dev split (the held-out split is never
     used), best first: how the defaults of `scoring.DepthRule` were chosen."""
-    from agent.meaning import shared_judge
-    from agent.retrieval import NotesRetriever
+    from agent.interview.retrieval import NotesRetriever
+    from agent.judge.meaning import shared_judge
     from evals.gold import load_gold
     from evals.judge_training import fit_depth_rule
     from knowledge.bank import load_bank

@@ -81,9 +81,9 @@ def interview(
 async def _plain_session(
     settings: Settings, request, lang: str, resume: str | None, jsonl: bool, drill=None, take_over: bool = False
 ) -> str:
-    """A plain session: resumed, a drill (`drill`: agent.drill.DrillOptions), or a new interview."""
+    """A plain session: resumed, a drill (`drill`: agent.learner.drill.DrillOptions), or a new interview."""
     from agent.app import open_services
-    from agent.plain import LineReader, Renderer, drive
+    from tui.plain import LineReader, Renderer, drive
 
     cast(io.TextIOWrapper, sys.stdout).reconfigure(encoding="utf-8", errors="replace")  # the console's stream
     async with open_services(settings) as services:
@@ -101,8 +101,9 @@ async def _plain_session(
             session = services.interview(row.id)
             first = session.resume(take_over)
         elif drill is not None:
-            from agent.drill import DrillRenderer, plan_drill
-            from agent.profile import system_clock
+            from agent.learner.drill import plan_drill
+            from agent.learner.profile import system_clock
+            from tui.plain import DrillRenderer
 
             planned = plan_drill(services.profile.history(), services.bank, system_clock(), drill)
             renderer = DrillRenderer(sys.stdout, jsonl, services.bank, planned.gaps())
@@ -127,7 +128,7 @@ def drill(
     lang: Annotated[Literal["en", "zh"] | None, typer.Option("--lang", help="Language of the interviewer.")] = None,
 ) -> None:
     """Drill your weak spots: due questions first, then your weakest topics, then new questions."""
-    from agent.drill import DrillOptions
+    from agent.learner.drill import DrillOptions
     from agent.planning import PlanRequest
 
     settings = load_settings()
@@ -160,7 +161,7 @@ def serve(
 @app.command()
 def doctor(model: ModelOption = None, api_base: ApiBaseOption = None) -> None:
     """Check the model configuration with one tiny call and say clearly what is wrong."""
-    from agent.llm_doctor import diagnose
+    from agent.brains.llm.doctor import diagnose
     from knowledge.settings import llm_overrides
 
     settings = load_settings(**llm_overrides(model, api_base))

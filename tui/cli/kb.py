@@ -102,7 +102,7 @@ def kb_eval(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Measure every candidate retrieval backend on the labelled query set, side by side."""
-    from knowledge.retrieval_eval import CANDIDATES, evaluate_candidates, render_table
+    from evals.retrieval_eval import CANDIDATES, evaluate_candidates, render_table
 
     names = backends or list(CANDIDATES)
     unknown = sorted(set(names) - set(CANDIDATES))

@@ -19,9 +19,9 @@ from tui.cli.app import app
 @app.command()
 def progress(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     """Mastery per topic, cards due, the trend over time, and what to work on next."""
-    from agent.profile import Profile, profile_path, system_clock
-    from agent.progress import progress_report
-    from agent.retrieval import NotesRetriever
+    from agent.interview.retrieval import NotesRetriever
+    from agent.learner.profile import Profile, profile_path, system_clock
+    from agent.learner.progress import progress_report
     from knowledge.bank import load_bank, user_note_files
 
     settings = load_settings()
@@ -49,8 +49,8 @@ app.add_typer(profile_app, name="profile")
 @profile_app.command("reset")
 def profile_reset(yes: Annotated[bool, typer.Option("--yes", help="Do not ask first.")] = False) -> None:
     """Erase the profile (answers, cards, mastery); your sessions and reports are kept."""
-    from agent.profile import Profile, profile_path
-    from agent.sessions import SessionIndex
+    from agent.interview.sessions import SessionIndex
+    from agent.learner.profile import Profile, profile_path
 
     settings = load_settings()
     profile = Profile(profile_path(settings))
@@ -75,7 +75,7 @@ def profile_rebuild() -> None:
 
 async def _rebuild_profile(settings: Settings) -> int:
     from agent.app import open_services
-    from agent.profile import rebuild
+    from agent.learner.profile import rebuild
 
     async with open_services(settings) as services:
         return await rebuild(services.profile, services)
@@ -84,8 +84,8 @@ async def _rebuild_profile(settings: Settings) -> int:
 @app.command()
 def sessions(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     """List past and unfinished sessions (a finished one missing its report files gets them now)."""
-    from agent.report import report_exported
-    from agent.sessions import SessionIndex
+    from agent.interview.report import report_exported
+    from agent.interview.sessions import SessionIndex
 
     settings = load_settings()
     rows = SessionIndex(settings.sessions_db).list()
@@ -123,7 +123,7 @@ def report(
 
 async def _report_text(settings: Settings, session_id: str | None, fmt: str) -> str:
     from agent.app import open_services
-    from agent.report import build_report, to_markdown
+    from agent.interview.report import build_report, to_markdown
 
     async with open_services(settings) as services:
         rows = services.index.list()

@@ -8,10 +8,10 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Footer, Header, Static
 
-from agent.drill import DrillItem, DrillOptions, drill_of, drill_queue
+from agent.learner.drill import DrillItem, DrillOptions, drill_of, drill_queue
+from agent.learner.profile import ProfileError, mastery, system_clock
+from agent.learner.progress import due_counts, trend
 from agent.planning import PlanError
-from agent.profile import ProfileError, mastery, system_clock
-from agent.progress import due_counts, trend
 from tui.screens.base import AppScreen
 from tui.widgets.mastery_chart import MasteryChart
 

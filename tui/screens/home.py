@@ -9,7 +9,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Header, Label, LoadingIndicator, Select, Static
 
-from agent.sessions import SessionDBError, SessionIndex
+from agent.interview.sessions import SessionDBError, SessionIndex
 from tui.screens.base import AppScreen
 from tui.topics import topic_summary
 

@@ -13,7 +13,7 @@ from textual.timer import Timer
 from textual.widgets import Footer, Header, TextArea
 from textual.worker import Worker
 
-from agent.sessions import SessionBusy
+from agent.interview.sessions import SessionBusy
 from agent.state import CandidateAction
 from tui.messages import (
     AnswerAssessed,

@@ -9,8 +9,8 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Footer, Header, Input, Static
 
-from agent.library import Entry, SearchHit, SearchResult, entries, search
-from agent.profile import History, ProfileError
+from agent.learner.library import Entry, SearchHit, SearchResult, entries, search
+from agent.learner.profile import History, ProfileError
 from knowledge.chunking import section_title
 from knowledge.terminal import clean_for_display
 from tui.latex import latex_to_unicode

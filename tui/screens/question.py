@@ -10,10 +10,10 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Header, Markdown, TabbedContent, TabPane
 
-from agent.library import SearchHit, question_markdown
-from agent.library import drill_now as plan_drill_now
+from agent.learner.library import SearchHit, question_markdown
+from agent.learner.library import drill_now as plan_drill_now
+from agent.learner.profile import ProfileError, system_clock
 from agent.planning import PlanError
-from agent.profile import ProfileError, system_clock
 from knowledge.chunking import reference_label, section_title
 from knowledge.terminal import clean_for_display
 from tui.latex import latex_to_unicode

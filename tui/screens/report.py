@@ -10,7 +10,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Footer, Header, Static
 
-from agent.report import SessionReport, build_report, export_as
+from agent.interview.report import SessionReport, build_report, export_as
 from tui.screens.base import AppScreen
 
 

@@ -11,7 +11,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Collapsible, Footer, Header, Markdown
 
-from agent.parts import part_coverage
+from agent.brains.parts import part_coverage
 from agent.state import QuestionSummary
 from agent.text import clean_for_display
 from knowledge.chunking import reference_label

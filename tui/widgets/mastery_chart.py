@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from textual.widgets import Static
 
-from agent.progress import TrendPoint
+from agent.learner.progress import TrendPoint
 from tui.progress_view import bar
 
 SPARKS = "▁▂▃▄▅▆▇█"

@@ -13,7 +13,7 @@ from pathlib import Path
 import yaml
 from pydantic import ValidationError
 
-from agent.llm_client import LLMFailure, ModelClient
+from agent.brains.llm.client import LLMFailure, ModelClient
 from agent.prompts import load_text
 from knowledge.bank import QUESTION_LINE
 from knowledge.errors import InputError

@@ -16,7 +16,7 @@ import yaml
 from knowledge.settings import KnowledgeSettings, Settings
 from knowledge.store import KnowledgeStore, SearchMode
 
-QUERIES = Path(__file__).parents[1] / "evals" / "retrieval" / "queries.yaml"
+QUERIES = Path(__file__).parent / "retrieval" / "queries.yaml"
 DEPTH = 10
 
 

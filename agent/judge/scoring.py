@@ -1,7 +1,7 @@
 """Rubric scoring: judges answers from the bank's rubric, without any model.
 
 How an answer earns depth:
-- a sentence shows a key point when the judge by meaning (agent/meaning.py) reads it as making the
+- a sentence shows a key point when the judge by meaning (agent/judge/meaning.py) reads it as making the
   point's claim, in any words; for a question without exemplars, when it contains one of the
   point's cue phrases. Above level 1 the sentence must also explain (a connective or verb);
 - an answer that mostly explains a neighbouring concept shows nothing for the one asked;
@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agent.claims import SentenceClaims, read_sentences
-from agent.meaning import MeaningJudge
+from agent.judge.claims import SentenceClaims, read_sentences
+from agent.judge.meaning import MeaningJudge
 from agent.state import Assessment, Evidence, Flag, MisconceptionHit
 from agent.text import DONT_KNOW, GRADER_INSTRUCTION, explains, is_gibberish, list_shape, sentences, size
 from knowledge.models import DEPTH_NAMES, Question

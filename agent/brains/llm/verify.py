@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import re
 
-from agent.meaning import MeaningJudge
-from agent.scoring import (
+from agent.judge.meaning import MeaningJudge
+from agent.judge.scoring import (
     LEVEL_NAMES,
     DepthRule,
     cap_to_recall,

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from agent.listening import FILLER, META_LEAD, clarification_for, stems
-from agent.parts import untouched_parts
+from agent.brains.listening import FILLER, META_LEAD, clarification_for, stems
+from agent.brains.parts import untouched_parts
 from agent.prompts import load_yaml
 from agent.state import Assessment, Decision, Flag, Heard, Reference
 from agent.text import CJK_CHAR, WORD, clean_for_display, find_cue, normalise

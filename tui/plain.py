@@ -11,9 +11,19 @@ import json
 from collections.abc import AsyncIterator, Callable
 from typing import IO
 
-from agent.events import Assessed, DraftKept, Event, Prompted, QuestionDone, Recovered, SessionDone, Token
-from agent.parts import coverage_mark
-from agent.runner import Interview
+from agent.brains.parts import coverage_mark
+from agent.interview.events import (
+    Assessed,
+    DraftKept,
+    Event,
+    PreviousGap,
+    Prompted,
+    QuestionDone,
+    Recovered,
+    SessionDone,
+    Token,
+)
+from agent.interview.runner import Interview
 from agent.state import CandidateAction
 from agent.text import clean_for_display
 from knowledge.bank import Bank
@@ -127,3 +137,24 @@ async def drive(interview: Interview, first: AsyncIterator[Event], reader: LineR
                 renderer.out.write(f"\nPaused. Resume with: rl-interview interview --resume {interview.session_id}\n")
             return "paused"
         events = interview.submit(action, text)
+
+
+class DrillRenderer(Renderer):
+    """The plain front end of a drill: the interview's events, plus `previous_gap` (question,
+    key_points) after the first answer on a question that opened on last time's gap."""
+
+    def __init__(self, out: IO[str], jsonl: bool, bank: Bank, gaps: dict[str, list[str]]):
+        super().__init__(out, jsonl, bank)
+        self.gaps = dict(gaps)
+
+    def show(self, event: Event) -> None:
+        super().show(event)
+        if isinstance(event, Assessed) and event.question in self.gaps:
+            super().show(PreviousGap(event.question, self.gaps.pop(event.question)))
+
+    def _text(self, event: Event) -> str:
+        if not isinstance(event, PreviousGap):
+            return super()._text(event)
+        question = self.bank[event.question]
+        lines = [f"  - {kp}: {question.key_point(kp).statement}" for kp in event.key_points]
+        return "  last time you had not shown:\n" + "\n".join(lines) + "\n"

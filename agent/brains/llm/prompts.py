@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from string import Template
 
+from agent.brains.wording import probe_text
 from agent.prompts import load_text
 from agent.state import Assessment, Decision, LLMVerdict, Reference
-from agent.wording import probe_text
 from knowledge.chunking import reference_label
 from knowledge.models import Question
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agent.parts import untouched_parts
+from agent.brains.parts import untouched_parts
 from agent.state import Assessment, CandidateAction, Decision, Flag, Heard
 from knowledge.models import KeyPoint, Question
 

@@ -13,7 +13,7 @@ fuzz (so a rebuild reproduces the same due dates).
 Drills. A drill opens a question with the probe of a key point missed last time. The key points
 shown on a question accumulate over drills (a full interview question measures afresh); when the
 drill shows the key point it opened with, without a misconception, the depth it is rated on is
-what everything shown so far supports (`agent.scoring.depth_of`); otherwise the drill's own depth.
+what everything shown so far supports (`agent.judge.scoring.depth_of`); otherwise the drill's own depth.
 
 Mastery of a topic, in [0, 1], over the attempts on its questions up to `now`:
     mastery = clamp(sum(w * depth / 4) / sum(w) - 0.15 * sum(w_m), 0, 1),  w = 0.5 ** (age_days / 14)
@@ -39,7 +39,7 @@ from typing import Any
 
 from fsrs import Card, Rating, Scheduler
 
-from agent.scoring import depth_of
+from agent.judge.scoring import depth_of
 from agent.state import Evidence, InterviewState
 from knowledge.bank import Bank
 from knowledge.errors import InputError

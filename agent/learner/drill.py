@@ -11,12 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import IO, Any, Literal
+from typing import Any, Literal
 
-from agent.events import Assessed, Event, PreviousGap
-from agent.plain import Renderer
+from agent.learner.profile import History, mastery
 from agent.planning import PlanError, PlanRequest
-from agent.profile import History, mastery
 from knowledge.bank import Bank
 from knowledge.models import Question
 
@@ -143,24 +141,3 @@ def drill_of(items: list[DrillItem]) -> Drill:
 
 def plan_drill(history: History, bank: Bank, now: datetime, options: DrillOptions) -> Drill:
     return drill_of(drill_queue(history, bank, now, options.topic)[: options.count])
-
-
-class DrillRenderer(Renderer):
-    """The plain front end of a drill: the interview's events, plus `previous_gap` (question,
-    key_points) after the first answer on a question that opened on last time's gap."""
-
-    def __init__(self, out: IO[str], jsonl: bool, bank: Bank, gaps: dict[str, list[str]]):
-        super().__init__(out, jsonl, bank)
-        self.gaps = dict(gaps)
-
-    def show(self, event: Event) -> None:
-        super().show(event)
-        if isinstance(event, Assessed) and event.question in self.gaps:
-            super().show(PreviousGap(event.question, self.gaps.pop(event.question)))
-
-    def _text(self, event: Event) -> str:
-        if not isinstance(event, PreviousGap):
-            return super()._text(event)
-        question = self.bank[event.question]
-        lines = [f"  - {kp}: {question.key_point(kp).statement}" for kp in event.key_points]
-        return "  last time you had not shown:\n" + "\n".join(lines) + "\n"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agent.llm_client import INSTALL_HINT, LLMFailure, ModelClient, litellm_installed, litellm_module
+from agent.brains.llm.client import INSTALL_HINT, LLMFailure, ModelClient, litellm_installed, litellm_module
 from knowledge.settings import LLMSettings
 
 PING = [{"role": "user", "content": "Reply with the single word OK."}]

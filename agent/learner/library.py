@@ -6,15 +6,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
-from agent.drill import Drill, drill_item, drill_of
-from agent.profile import History
+from agent.learner.drill import Drill, drill_item, drill_of
+from agent.learner.profile import History
 from knowledge.bank import Bank
+from knowledge.exemplars import EXEMPLAR_DIR
 from knowledge.models import DEPTH_NAMES, Question
 
-EXEMPLARS_DIR = Path(__file__).resolve().parent.parent / "knowledge" / "exemplars"
+EXEMPLARS_DIR = EXEMPLAR_DIR
 """Where the judge by meaning finds a question's exemplars (`<id>.yaml`)."""
 LEVEL_NAMES = {level: DEPTH_NAMES[level] for level in (1, 2, 3, 4)}  # a key point's levels
 
@@ -123,7 +123,7 @@ class SearchResult:
 
 def search(settings: Any, query: str, k: int = 8) -> SearchResult:
     """The knowledge store's hybrid search; before `kb build`, a lexical search of the notes."""
-    from agent.retrieval import NotesRetriever
+    from agent.interview.retrieval import NotesRetriever
     from knowledge.bank import user_note_files
     from knowledge.lexical import LexicalIndex
     from knowledge.store import KnowledgeStore, StoreError

@@ -26,7 +26,7 @@ from typing import TypedDict
 
 import numpy as np
 
-from agent.claims import PointClaim, SentenceClaims, WrongClaim
+from agent.judge.claims import PointClaim, SentenceClaims, WrongClaim
 from agent.text import NEGATION, asserts, explains, find_cue, normalise
 from knowledge.exemplars import (
     EXEMPLAR_DIR,
@@ -538,7 +538,7 @@ class MeaningJudge:
     def read(
         self, question: Question, sentences: list[str], vectors: np.ndarray | None = None, keep_best: bool = False
     ) -> list[SentenceClaims]:
-        """What each sentence claims, judged against the question's exemplars alone (agent.claims
+        """What each sentence claims, judged against the question's exemplars alone (agent.judge.claims
         adds the cue phrases and the level rule); with `keep_best`, a sentence that makes no
         point keeps its closest one as a near miss."""
         if not sentences or not self.covers(question.id):

@@ -24,11 +24,11 @@ from dataclasses import dataclass, field
 
 from pydantic import ValidationError
 
-from agent.brain import OfflineBrain, TokenSink
-from agent.llm_client import LLMFailure, ModelClient, Reply, Usage
-from agent.llm_prompts import assess_messages, follow_up_messages, repair_messages, verdict_schema
-from agent.llm_verify import verified_assessment
-from agent.meaning import MeaningJudge
+from agent.brains.brain import OfflineBrain, TokenSink
+from agent.brains.llm.client import LLMFailure, ModelClient, Reply, Usage
+from agent.brains.llm.prompts import assess_messages, follow_up_messages, repair_messages, verdict_schema
+from agent.brains.llm.verify import verified_assessment
+from agent.judge.meaning import MeaningJudge
 from agent.state import Assessment, BrainMemory, Decision, LLMVerdict, ModelUse, Reference
 from agent.text import clean_for_display
 from knowledge.models import Question
@@ -144,7 +144,7 @@ class LLMBrain:
         try:
             verdict, spent = await self._verdict(session, question, answer, prior)
             # The offline judge's reading is the floor: a model that read the answer may go one level
-            # below it, and further only by naming a wrong claim (agent/llm_verify.py).
+            # below it, and further only by naming a wrong claim (agent/brains/llm/verify.py).
             offline = await self.offline.assess(question, answer, prior)
             assessment = verified_assessment(
                 question, answer, verdict, prior, self.answer_limit_chars, offline=offline, judge=self.offline.judge

@@ -7,8 +7,8 @@ from datetime import datetime, time, timedelta
 
 from pydantic import BaseModel
 
-from agent.profile import SCHEDULER, History, mastery
-from agent.retrieval import Retriever
+from agent.interview.retrieval import Retriever
+from agent.learner.profile import SCHEDULER, History, mastery
 from knowledge.bank import Bank
 from knowledge.chunking import reference_label, section_title
 

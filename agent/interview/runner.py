@@ -21,11 +21,11 @@ from typing import Any
 
 from langgraph.types import Command
 
-from agent.events import Event, Prompted, Recovered, Reply, SessionDone, streamed
-from agent.graph import InterviewContext
+from agent.interview.events import Event, Prompted, Recovered, Reply, SessionDone, streamed
+from agent.interview.graph import InterviewContext
+from agent.interview.report import build_report, export_report
+from agent.interview.sessions import SessionBusy, SessionDBError, SessionIndex, cut_to_nothing
 from agent.planning import PlanRequest
-from agent.report import build_report, export_report
-from agent.sessions import SessionBusy, SessionDBError, SessionIndex, cut_to_nothing
 from agent.state import CandidateAction, InterviewState
 
 INTERRUPT_KINDS = ("ask", "follow_up", "hint")

@@ -19,14 +19,15 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Command, interrupt
 
-from agent.brain import Brain
-from agent.events import Prompted, Reply
-from agent.listening import HINT_AGAIN, hear, partly_said, recall, strip_meta
-from agent.parts import part_coverage
+from agent.brains.brain import Brain
+from agent.brains.listening import HINT_AGAIN, hear, partly_said, recall, strip_meta
+from agent.brains.parts import part_coverage
+from agent.brains.wording import claim_quote, probe_text, respond
+from agent.interview.events import Prompted, Reply
+from agent.interview.policy import Progress, decide
+from agent.interview.retrieval import Retriever
+from agent.judge.scoring import depth_of, reason_for
 from agent.planning import make_plan
-from agent.policy import Progress, decide
-from agent.retrieval import Retriever
-from agent.scoring import depth_of, reason_for
 from agent.state import (
     Assessment,
     CandidateAction,
@@ -42,7 +43,6 @@ from agent.state import (
     Turn,
 )
 from agent.text import HINT_REQUEST
-from agent.wording import claim_quote, probe_text, respond
 from knowledge.bank import Bank
 from knowledge.models import Question
 

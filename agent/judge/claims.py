@@ -15,8 +15,8 @@ import numpy as np
 from agent.text import asserts, explains, find_cue, normalise, size
 from knowledge.models import Question
 
-if TYPE_CHECKING:  # agent.meaning builds these records, so it imports this module
-    from agent.meaning import MeaningJudge
+if TYPE_CHECKING:  # agent.judge.meaning builds these records, so it imports this module
+    from agent.judge.meaning import MeaningJudge
 
 How = Literal["cue", "meaning"]
 

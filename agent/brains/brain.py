@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from agent.meaning import MeaningJudge
-from agent.scoring import RubricScorer
+from agent.brains.wording import phrase
+from agent.judge.meaning import MeaningJudge
+from agent.judge.scoring import RubricScorer
 from agent.state import Assessment, BrainMemory, Decision, Reference
-from agent.wording import phrase
 from knowledge.models import Question
 
 TokenSink = Callable[[str], None]

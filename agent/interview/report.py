@@ -9,10 +9,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from agent.parts import part_coverage
+from agent.brains.parts import part_coverage
+from agent.brains.wording import excerpt
 from agent.state import InterviewState, QuestionSummary, Reference
 from agent.text import clean_for_display
-from agent.wording import excerpt
 from knowledge.bank import Bank
 from knowledge.chunking import reference_label
 

@@ -1,0 +1,2 @@
+"""The LLM brain: litellm calls, prompts, the verifier that checks a model's verdict, `doctor`,
+and drafting questions of your own."""

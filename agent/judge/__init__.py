@@ -1,0 +1,2 @@
+"""The offline judge: which rubric claims an answer makes (by meaning and by cue phrases), and the
+depth they support."""

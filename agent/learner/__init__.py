@@ -1,0 +1,1 @@
+"""The learner: the candidate's profile, drills scheduled on it, progress, and the library."""
