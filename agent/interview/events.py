@@ -49,6 +49,9 @@ class Prompted(Event):
     turn: int
     follow_ups: int = 0
     target: str | None = None
+    base: str | None = None
+    """What is being asked, without the reply in front of it (to a clarifying question, a request
+    to repeat, a pause); None when `text` is just that."""
 
     @property
     def type(self) -> str:

@@ -122,6 +122,7 @@ def ask(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Li
         turn=len(state["turns"]),
         follow_ups=state["follow_ups"],
         target=pending.target,
+        base=pending.base,
     )
     reply: Reply = interrupt(asdict(prompt))  # checkpoints keep plain dicts: what a front end reads back
     action = CandidateAction(reply.get("action", "answer"))
