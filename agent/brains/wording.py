@@ -181,7 +181,10 @@ def phrase(
         if said:
             body = voice.say("partly", quote=said, probe=probe)
         elif fresh_part and point.part is not None:  # fresh_part implies a part
-            body = voice.say("new_part", part=part_name(question.part(point.part), lang), probe=probe)
+            # A part whose concept was only named is not one "you haven't answered yet".
+            named = any(kp.id in covered for kp in question.points_of(point.part))
+            part = part_name(question.part(point.part), lang)
+            body = voice.say("part_further" if named else "new_part", part=part, probe=probe)
         else:
             body = voice.say("deeper", probe=probe)
     return voice.join(lead or _acknowledge(question, assessment, voice), body)

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
 from agent_helpers import explain
 
-from agent.brains.wording import opening
+from agent.brains.wording import opening, part_name
 from agent.state import CandidateAction, Heard
 
 KL = ["algo-02", "infra-10"]
@@ -205,3 +206,21 @@ async def test_the_reviews_show_part_coverage_and_what_came_with_a_hint(graph_dr
     assert "Parts:" in report and f"{hinted.id} (level {hinted.level}, with a hint)" in report
     review = review_markdown(driver.values["summaries"][0], question, "en")
     assert "## Parts of the question" in review and "with a hint" in review
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_part_whose_concept_was_named_is_taken_further_not_called_unanswered(graph_driver, bank, lang):
+    """The answer named clipping (a level-1 point of the part "how clipping works"); the follow-up on
+    that part's mechanism must not say the part has not been answered."""
+    question = bank["algo-07"]
+    driver = graph_driver(plan=["algo-07"], lang=lang)
+    await driver.start()
+    await driver.reply(
+        "answer", "PPO clips the probability ratio between the new and the old policy to [1-eps, 1+eps]."
+    )
+    shown = {e.key_point for e in driver.values["assessment"].covered}
+    target = question.key_point(driver.waiting["target"])
+    assert any(kp.id in shown for kp in question.points_of(target.part)), "the target's part had its concept named"
+    text = driver.waiting["text"]
+    assert part_name(question.part(target.part), lang) in text
+    assert not any(words in text for words in ("haven't answered", "haven't got to", "还没回答", "另一部分"))
