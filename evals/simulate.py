@@ -536,10 +536,13 @@ def _squash(text: str) -> str:
 
 def _inspect_quotes(run: SessionRun, question: Question, line: str, said: str) -> None:
     words = _squash(said)
+    ours = [
+        _squash(text.get(lang)) for kp in question.key_points for text in (*kp.hints, kp.probe) for lang in ("en", "zh")
+    ]
     for quote in QUOTE.findall(line):
         body = _squash(quote.rstrip("…"))
-        if any(body in _squash(h.get(lang)) for kp in question.key_points for h in kp.hints for lang in ("en", "zh")):
-            continue  # a hint quoting a term, not the candidate
+        if any(body in text for text in ours):
+            continue  # a hint or probe of the bank quoting a term ("薄胶水层"), not the candidate
         run.check("quotes are the candidate's words", body in words, f"{question.id}: {quote[:60]!r}")
         run.check(
             "quotes carry content",

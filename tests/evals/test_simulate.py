@@ -41,3 +41,15 @@ def test_an_interviewer_that_repeats_itself_and_misquotes_fails_those_checks():
     failed = {v.split(":")[0] for v in run.violations}
     assert {"no two lines in a row open alike", "quotes are the candidate's words"} <= failed
     assert run.checks["no two lines in a row open alike"][0] < run.checks["no two lines in a row open alike"][1]
+
+
+def test_a_quote_check_tells_the_bank_quoting_a_term_from_words_the_candidate_never_said():
+    from evals.simulate import SessionRun, _inspect_quotes
+
+    question = load_bank()["infra-15"]
+    probe = question.key_point("design-rationale").probe.zh  # quotes “薄胶水层”, a term of ours
+    run = SessionRun("protester-zh", 0, 0.0, [])
+    _inspect_quotes(run, question, probe, said="我觉得它很轻量。")
+    assert run.violations == []
+    _inspect_quotes(run, question, "你说“它完全重写了 Megatron”。" + probe, said="我觉得它很轻量。")
+    assert run.violations == ["quotes are the candidate's words: infra-15: '它完全重写了 Megatron'"]
