@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from agent.judge.meaning import (
+from agent.judge.heads import (
     KEY_POINT_FEATURES,
     MISCONCEPTION_FEATURES,
     MISCONCEPTION_PAIRS,
@@ -26,10 +26,10 @@ from agent.judge.meaning import (
     POINT_PAIRS,
     Heads,
     LogisticHead,
-    MeaningJudge,
-    QuestionIndex,
     feature_names,
 )
+from agent.judge.index import QuestionIndex
+from agent.judge.meaning import MeaningJudge
 from evals.keypoints import KEYPOINT_DIR, KeypointItem, load_items, near_duplicates
 from knowledge.exemplars import EXEMPLAR_DIR, VECTORS_FILE, all_rows, load_exemplars, save_vectors, text_key
 
@@ -294,7 +294,7 @@ def training_items(bank) -> list[KeypointItem]:
 HARD_NEGATIVE_BOUND = 0.04
 """The key-point bar: hard negatives credited at most this often, out of fold."""
 DENIAL_BOUND = 0.15
-"""The misconception bar, before negations are read (agent.judge.meaning.same_polarity drops most of the
+"""The misconception bar, before negations are read (agent.judge.index.same_polarity drops most of the
 rest): denials flagged at most this often, out of fold."""
 
 

@@ -8,13 +8,14 @@ from pathlib import Path
 import pytest
 
 from agent.interview.policy import Progress, decide
-from agent.judge.meaning import EXEMPLAR_DIR, HEAD_FILE, Heads, open_judge, shared_judge
+from agent.judge.heads import HEAD_FILE, Heads
+from agent.judge.meaning import open_judge, shared_judge
 from agent.judge.scoring import RubricScorer
 from agent.state import CandidateAction, Flag
 from evals.gold import load_gold
 from evals.keypoints import near_duplicates
 from knowledge.bank import load_bank
-from knowledge.exemplars import VECTORS_FILE, all_rows, load_exemplars, load_vectors, text_key
+from knowledge.exemplars import EXEMPLAR_DIR, VECTORS_FILE, all_rows, load_exemplars, load_vectors, text_key
 
 BANK = load_bank()
 

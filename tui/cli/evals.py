@@ -220,7 +220,8 @@ def judge_train(
     ] = "exemplars",
 ) -> None:
     """Fit the judge's heads and write knowledge/exemplars/head.json; the bars are chosen out of fold."""
-    from agent.judge.meaning import HEAD_FILE, open_judge
+    from agent.judge.heads import HEAD_FILE
+    from agent.judge.meaning import open_judge
     from evals.judge_training import train_heads
     from knowledge.bank import load_bank
 

@@ -1,0 +1,304 @@
+"""A question's exemplars as the judge reads them: grouped vectors, the features of a sentence
+against each key point and misconception, and the words that tell a point's paraphrases from its
+hard negatives."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TypedDict
+
+import numpy as np
+
+from agent.judge.heads import pair_features
+from agent.text import NEGATION, asserts, explains, find_cue, normalise
+from knowledge.exemplars import (
+    Row,
+)
+from knowledge.models import Question
+
+TOKEN = re.compile(r"[a-z][a-z0-9_'-]*|\d+(?:\.\d+)?|[\u3400-\u9fff]+|[=<>≥≤+±-]")
+SUFFIX = re.compile(r"(?<=[a-z]{3})(?:ing|ed|es|s)$")
+
+
+def tokens(text: str) -> frozenset[str]:
+    """Word stems, numbers, operators and Chinese character pairs: the words two claims differ by."""
+    out: set[str] = set()
+    for token in TOKEN.findall(normalise(text)):
+        if "\u3400" <= token[0] <= "\u9fff":
+            out.update(token[i : i + 2] for i in range(max(len(token) - 1, 1)))
+        else:
+            out.add(SUFFIX.sub("", token))
+    return frozenset(out)
+
+
+@dataclass
+class Contrast:
+    """Which words tell a point's paraphrases from its hard negatives (Bernoulli naive Bayes).
+
+    Embeddings place "MLE minimises the forward KL" and "... the reverse KL" almost on top of each
+    other; the word that flips the claim is what this table weighs."""
+
+    positive: dict[str, int]
+    negative: dict[str, int]
+    n_positive: int
+    n_negative: int
+    alpha: float = 0.5
+
+    @classmethod
+    def of(cls, positives: list[frozenset[str]], negatives: list[frozenset[str]]) -> Contrast:
+        def count(sets):
+            return {t: sum(t in s for s in sets) for t in set().union(*sets)} if sets else {}
+
+        return cls(count(positives), count(negatives), len(positives), len(negatives))
+
+    def weights(self, sentence: frozenset[str], own: int = 0) -> list[float]:
+        """Log-odds of each of the sentence's words; `own` (+1 positive, -1 negative) takes the
+        sentence itself out of the counts (leave-one-out, for training)."""
+        n_pos = self.n_positive - (own > 0)
+        n_neg = self.n_negative - (own < 0)
+        out = []
+        for token in sentence:
+            pos = self.positive.get(token, 0) - (own > 0)
+            neg = self.negative.get(token, 0) - (own < 0)
+            if pos <= 0 and neg <= 0:
+                continue
+            out.append(
+                math.log((pos + self.alpha) / (n_pos + 2 * self.alpha))
+                - math.log((neg + self.alpha) / (n_neg + 2 * self.alpha))
+            )
+        return out
+
+
+def same_polarity(sentence: str, exemplar: str) -> bool:
+    """Do both say it, or both deny it? Embeddings put "PPO takes the max" and "it is a myth that PPO
+    takes the max" side by side; an odd number of negations more in one of them flips the claim.
+    On the dev sentences this halves the denials taken for the misconception they deny."""
+    return len(NEGATION.findall(sentence)) % 2 == len(NEGATION.findall(exemplar)) % 2
+
+
+def _max(block: np.ndarray) -> np.ndarray:
+    return block.max(axis=1) if block.shape[1] else np.full(block.shape[0], -1.0, dtype=np.float32)
+
+
+def _top3(block: np.ndarray) -> np.ndarray:
+    if not block.shape[1]:
+        return np.full(block.shape[0], -1.0, dtype=np.float32)
+    k = min(3, block.shape[1])
+    return np.sort(block, axis=1)[:, -k:].mean(axis=1)
+
+
+class ExemplarGroups(TypedDict):
+    """`QuestionIndex.groups`: exemplar columns per key point, per misconception, and over all."""
+
+    points: dict[str, dict[str, np.ndarray]]
+    wrongs: dict[str, dict[str, np.ndarray]]
+    all: dict[str, np.ndarray]
+
+
+class QuestionIndex:
+    """A question's exemplar vectors, grouped so that each feature is one slice of one product."""
+
+    def __init__(
+        self, question: Question, rows: list[Row], vectors: np.ndarray, statements: np.ndarray, elsewhere: np.ndarray
+    ):
+        self.question = question
+        self.rows = rows
+        self.vectors = vectors
+        self.statements = statements
+        """One vector per key point, in the question's order."""
+        self.elsewhere = elsewhere
+        """Key-point paraphrases of the other questions: how close a sentence is to another topic."""
+        self.role = np.array([r.role for r in rows])
+        self.target = np.array([r.target for r in rows])
+        self.row_tokens = [tokens(r.text) for r in rows]
+        self.contrasts = {
+            kp.id: Contrast.of(
+                [t for t, r in zip(self.row_tokens, rows) if r.role == "positive" and r.target == kp.id],
+                [t for t, r in zip(self.row_tokens, rows) if r.role == "hard_negative" and r.target == kp.id],
+            )
+            for kp in question.key_points
+        }
+
+    def columns(self, role: str, target: str | None = None, exclude_target: str | None = None) -> np.ndarray:
+        mask = self.role == role
+        if target is not None:
+            mask &= self.target == target
+        if exclude_target is not None:
+            mask &= self.target != exclude_target
+        return np.flatnonzero(mask)
+
+    @cached_property
+    def groups(self) -> ExemplarGroups:
+        points = {
+            kp.id: {
+                "pos": self.columns("positive", kp.id),
+                "neg": self.columns("hard_negative", kp.id),
+                "rival": self.columns("positive", exclude_target=kp.id),
+            }
+            for kp in self.question.key_points
+        }
+        wrongs = {
+            m.id: {"assert": self.columns("assertion", m.id), "deny": self.columns("denial", m.id)}
+            for m in self.question.misconceptions
+        }
+        return {
+            "points": points,
+            "wrongs": wrongs,
+            "all": {
+                "other": self.columns("other_concept"),
+                "assert": self.columns("assertion"),
+                "pos": self.columns("positive"),
+            },
+        }
+
+    def similarities(self, sentence_vectors: np.ndarray, leave_out: np.ndarray | None = None) -> np.ndarray:
+        """Cosine of each sentence with each exemplar; `leave_out[i]` (an exemplar column, or -1)
+        hides a sentence's own exemplar, for training."""
+        sims = sentence_vectors @ self.vectors.T
+        if leave_out is not None:
+            rows = np.flatnonzero(leave_out >= 0)
+            sims[rows, leave_out[rows]] = -1.0
+        return sims
+
+    def point_features(
+        self,
+        sims: np.ndarray,
+        sentence_vectors: np.ndarray,
+        sentences: list[str],
+        elsewhere_max: np.ndarray,
+        own: list[tuple[str, int]] | None = None,
+        projection: np.ndarray | None = None,
+    ) -> dict[str, np.ndarray]:
+        """Features per key point: an (n_sentences, n_features) array each. `own[i]` names the
+        point and side (+1/-1) of an exemplar read as a sentence, to leave it out of the contrast."""
+        g = self.groups
+        other = _max(sims[:, g["all"]["other"]])
+        wrong = _max(sims[:, g["all"]["assert"]])
+        statement_sims = sentence_vectors @ self.statements.T
+        normalised = [normalise(s) for s in sentences]
+        explaining = np.array([explains(s) for s in sentences], dtype=np.float32)
+        sentence_tokens = [tokens(s) for s in sentences]
+        negated = np.array([bool(NEGATION.search(s)) for s in sentences])
+        pos_by_point = {kp.id: _max(sims[:, g["points"][kp.id]["pos"]]) for kp in self.question.key_points}
+        stacked = np.stack(list(pos_by_point.values()), axis=1) if pos_by_point else np.zeros((len(sentences), 0))
+        out: dict[str, np.ndarray] = {}
+        for j, kp in enumerate(self.question.key_points):
+            cols = g["points"][kp.id]
+            pos = pos_by_point[kp.id]
+            neg = _max(sims[:, cols["neg"]])
+            rival = _max(sims[:, cols["rival"]])
+            rank = (stacked > pos[:, None]).sum(axis=1).astype(np.float32)
+            cue = np.array([1.0 if find_cue(n, kp.cues.all()) else 0.0 for n in normalised], dtype=np.float32)
+            contrast = self.contrasts[kp.id]
+            weights = [
+                contrast.weights(t, own[i][1] if own and own[i][0] == kp.id else 0)
+                for i, t in enumerate(sentence_tokens)
+            ]
+            nearest = cols["pos"][np.argmax(sims[:, cols["pos"]], axis=1)] if len(cols["pos"]) else None
+            mismatch = np.array(
+                [
+                    float(negated[i] != bool(NEGATION.search(self.rows[nearest[i]].text)))
+                    if nearest is not None
+                    else 0.0
+                    for i in range(len(sentences))
+                ],
+                dtype=np.float32,
+            )
+            scalars = np.stack(
+                [
+                    pos,
+                    _top3(sims[:, cols["pos"]]),
+                    neg,
+                    rival,
+                    other,
+                    wrong,
+                    elsewhere_max,
+                    statement_sims[:, j],
+                    pos - neg,
+                    pos - rival,
+                    pos - other,
+                    pos - wrong,
+                    pos - elsewhere_max,
+                    rank,
+                    cue,
+                    explaining,
+                    np.array([sum(w) for w in weights], dtype=np.float32),
+                    np.array([min(w, default=0.0) for w in weights], dtype=np.float32),
+                    mismatch,
+                ],
+                axis=1,
+            )
+            out[kp.id] = np.hstack(
+                [
+                    scalars,
+                    *pair_features(
+                        projection,
+                        sentence_vectors,
+                        self.statements[j][None, :],
+                        self._nearest_vectors(sims, cols["pos"]),
+                        self._nearest_vectors(sims, cols["neg"]),
+                    ),
+                ]
+            )
+        return out
+
+    def misconception_features(
+        self, sims: np.ndarray, vectors: np.ndarray, sentences: list[str], projection: np.ndarray | None = None
+    ) -> dict[str, np.ndarray]:
+        g = self.groups
+        points = _max(sims[:, g["all"]["pos"]])
+        negated = np.array([1.0 if NEGATION.search(s) else 0.0 for s in sentences], dtype=np.float32)
+        normalised = [normalise(s) for s in sentences]
+        out: dict[str, np.ndarray] = {}
+        for wrong in self.question.misconceptions:
+            cols = g["wrongs"][wrong.id]
+            a = _max(sims[:, cols["assert"]])
+            d = _max(sims[:, cols["deny"]])
+            asserted = np.array([1.0 if asserts(s, wrong.cues.all()) else 0.0 for s in sentences], dtype=np.float32)
+            present = np.array([1.0 if find_cue(n, wrong.cues.all()) else 0.0 for n in normalised], dtype=np.float32)
+            scalars = np.stack(
+                [
+                    a,
+                    _top3(sims[:, cols["assert"]]),
+                    d,
+                    points,
+                    a - d,
+                    a - points,
+                    negated,
+                    asserted,
+                    present * (1 - asserted),
+                ],
+                axis=1,
+            )
+            out[wrong.id] = np.hstack(
+                [
+                    scalars,
+                    *pair_features(
+                        projection,
+                        vectors,
+                        self._nearest_vectors(sims, cols["assert"]),
+                        self._nearest_vectors(sims, cols["deny"]),
+                    ),
+                ]
+            )
+        return out
+
+    def _nearest_vectors(self, sims: np.ndarray, columns: np.ndarray) -> np.ndarray:
+        """For each sentence, the vector of its nearest exemplar among `columns` (zeros if none)."""
+        if not len(columns):
+            return np.zeros((sims.shape[0], self.vectors.shape[1]), dtype=np.float32)
+        return self.vectors[columns[np.argmax(sims[:, columns], axis=1)]]
+
+    def elsewhere_max(self, sentence_vectors: np.ndarray) -> np.ndarray:
+        return (
+            _max(sentence_vectors @ self.elsewhere.T) if self.elsewhere.size else np.full(len(sentence_vectors), -1.0)
+        )
+
+    def nearest(self, sims: np.ndarray, columns: np.ndarray) -> tuple[str, float]:
+        if not len(columns):
+            return "", -1.0
+        best = columns[int(np.argmax(sims[columns]))]
+        return self.rows[best].text, float(sims[best])
