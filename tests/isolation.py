@@ -1,6 +1,6 @@
 """The environment every test runs the product in: its own home, no config file, the tiny hash
 embedding for the store and the cue-only judge (the judge by meaning is a subject of its own, in
-tests/agent/test_meaning.py and the eval floors). One place, so a setting added to the product is
+tests/agent/judge/test_meaning.py and the eval floors). One place, so a setting added to the product is
 isolated everywhere at once, in-process and in the subprocesses tests start."""
 
 from __future__ import annotations

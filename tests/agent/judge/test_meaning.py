@@ -166,7 +166,7 @@ def _measuring_sentences() -> list[str]:
     import yaml
 
     probes = []
-    for path in sorted((Path(__file__).parents[2] / "evals" / "keypoints").glob("test_*.yaml")):
+    for path in sorted((Path(__file__).parents[3] / "evals" / "keypoints").glob("test_*.yaml")):
         probes += [item["sentence"] for item in yaml.safe_load(path.read_text(encoding="utf-8"))]
     transcripts, _ = load_gold([], set(BANK))
     probes += [turn.answer for t in transcripts for turn in t.turns if turn.answer]
@@ -179,7 +179,7 @@ def test_no_test_or_gold_sentence_leaks_into_the_exemplars():
     no test or gold sentence may share more than half of its 5-grams with any exemplar, nor with
     the exemplar drafts (evals/exemplar_drafts) that may become exemplars."""
     exemplars, _ = load_exemplars(bank=BANK)
-    drafts, _ = load_exemplars([Path(__file__).parents[2] / "evals" / "exemplar_drafts"], bank=BANK)
+    drafts, _ = load_exemplars([Path(__file__).parents[3] / "evals" / "exemplar_drafts"], bank=BANK)
     texts = [row.text for row in all_rows(exemplars) + all_rows(drafts)]
     assert len(texts) > 9000
     assert near_duplicates(_measuring_sentences(), texts) == set()

@@ -11,7 +11,7 @@ from agent.state import Flag
 from knowledge.bank import load_bank
 
 ANSWERS = yaml.safe_load(
-    (Path(__file__).parents[2] / "evals" / "adversarial" / "answers.yaml").read_text(encoding="utf-8")
+    (Path(__file__).parents[3] / "evals" / "adversarial" / "answers.yaml").read_text(encoding="utf-8")
 )
 BANK = load_bank()
 

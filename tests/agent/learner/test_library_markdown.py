@@ -9,7 +9,7 @@ from pathlib import Path
 from agent.learner.library import question_markdown
 from knowledge.models import Question
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "knowledge"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "knowledge"))
 from test_wording_check import algo_07_with
 
 
