@@ -5,7 +5,8 @@ import asyncio
 
 from agent.brains.brain import OfflineBrain
 from agent.interview.retrieval import NotesRetriever
-from evals.simulate import CHECKS, PERSONAS, play, render, simulate
+from evals.personas import PERSONAS
+from evals.simulate import CHECKS, play, render, simulate
 from knowledge.bank import load_bank
 
 
