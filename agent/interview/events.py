@@ -63,10 +63,14 @@ class Prompted(Event):
         return cls(**{f.name: payload[f.name] for f in fields(cls) if f.name in payload})
 
     def public(self) -> dict[str, Any]:
-        shown: dict[str, Any] = {"question": self.question, "text": clean_for_display(self.text)}
-        if self.kind != "ask":
-            shown["target"] = self.target
-        return {**shown, "number": self.number, "of": self.of}
+        return self.shown(with_target=self.kind != "ask")
+
+    def shown(self, with_target: bool) -> dict[str, Any]:
+        """The turn as a front end shows it (the text safe for a terminal)."""
+        out: dict[str, Any] = {"question": self.question, "text": clean_for_display(self.text)}
+        if with_target:
+            out["target"] = self.target
+        return {**out, "number": self.number, "of": self.of}
 
 
 @dataclass(frozen=True)
@@ -121,16 +125,7 @@ class Recovered(Event):
     answer: str
 
     def public(self) -> dict[str, Any]:
-        p = self.prompt
-        return {
-            "question": p.question,
-            "text": clean_for_display(p.text),
-            "target": p.target,
-            "number": p.number,
-            "of": p.of,
-            "action": self.action,
-            "answer": self.answer,
-        }
+        return {**self.prompt.shown(with_target=True), "action": self.action, "answer": self.answer}
 
 
 @dataclass(frozen=True)
