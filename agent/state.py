@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Literal, TypedDict
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+from typing_extensions import TypedDict  # pydantic reads typing's TypedDict only from Python 3.12
 
 from agent.planning import PlanRequest
+from knowledge.settings import Lang
 
 
 class _Model(BaseModel):
@@ -220,42 +222,107 @@ class Pending(_Model):
         return self.base or self.text
 
 
-class InterviewState(TypedDict, total=False):
+class QuestionProgress(_Model):
+    """Where the current question stands: kept in the state, advanced by the nodes, read by the policy.
+    A new question starts from `QuestionProgress()` (or, in a drill, with its opener already probed)."""
+
+    assessment: Assessment | None = None
+    """The latest assessment on the question (cumulative); None before the first answer."""
+    probed: tuple[str, ...] = ()
+    """Targets already asked about, in order, so no probe is repeated."""
+    follow_ups: int = Field(default=0, ge=0)
+    """Follow-ups used (hints included)."""
+    stalls: int = Field(default=0, ge=0)
+    """Consecutive follow-ups that raised nothing."""
+    hints: tuple[str, ...] = ()
+    """The key point of each hint given, in order (one per rung climbed)."""
+    references: tuple[Reference, ...] = ()
+    """Reference material gathered for the question (its notes and the chunks nearest the answers)."""
+
+
+class Amended(_Model):
+    """An update of `turns` that replaces the last turn (now assessed, or decided on), not a new turn."""
+
+    turn: Turn
+
+
+def record_turns(turns: list[Turn], update: list[Turn] | Amended) -> list[Turn]:
+    """The reducer of `InterviewState.turns`: turns are only ever appended, or the last one amended."""
+    if isinstance(update, Amended):
+        return [*turns[:-1], update.turn]
+    return [*turns, *update]
+
+
+class InterviewInput(TypedDict):
+    """What starts a session: the graph's input schema."""
+
     session_id: str
     """Also the checkpoint thread id."""
-    lang: Literal["en", "zh"]
+    request: PlanRequest
+    """What the candidate asked for (the wording of each question chosen)."""
     plan: list[str]
-    """Question ids in the order they are asked."""
+    """Question ids in the order they are asked: `planning.make_plan(bank, request)`, made once by
+    whoever starts the session."""
+    lang: Lang
     max_follow_ups: int
+
+
+class _Legacy(TypedDict, total=False):
+    """The current question's progress as releases before 2026-12-03 kept it, in loose fields. Only
+    `progress_of` reads them, so a session saved by such a release resumes where it stopped."""
+
+    assessment: Assessment | None
+    probed: list[str]
+    follow_ups: int
+    stalls: int
+    hinted: bool
+    hints: list[str]
+    references: list[Reference]
+
+
+class _Started(InterviewInput, _Legacy):
+    """Set by `plan` when the session starts, and present from then on."""
+
     position: int
     """Index in `plan` of the current question."""
     pending: Pending | None
-    """What the candidate is being asked now."""
-    request: PlanRequest
-    turns: list[Turn]
+    """What the candidate is being asked now; None once the session is over."""
+    turns: Annotated[list[Turn], record_turns]
     """Every exchange in order; a candidate's answer is here before it is assessed."""
-    assessment: Assessment | None
-    """The latest assessment on the current question (cumulative)."""
-    probed: list[str]
-    """Targets already probed on the current question, so no probe is repeated."""
-    follow_ups: int
-    """Follow-ups used on the current question (hints included)."""
-    stalls: int
-    """Consecutive follow-ups on the current question that raised nothing."""
-    hinted: bool
-    hints: list[str]
-    """Key points of the hints given on the current question, in order (one per rung climbed)."""
-    spoken: int
-    """Follow-ups, hints and replies the interviewer has written in the session: picks the phrasing,
-    so no two in a row open the same way."""
-    references: list[Reference]
+    progress: QuestionProgress
+    """Where the current question stands."""
     summaries: list[QuestionSummary]
     ending: bool
     """The candidate asked to end: close the current question, then report."""
     status: Literal["active", "finished", "ended"]
+
+
+class InterviewState(_Started, total=False):
+    """The graph's state, as checkpointed after every node."""
+
+    spoken: int
+    """Follow-ups, hints and replies the interviewer has written in the session: picks the phrasing,
+    so no two in a row open the same way."""
     brain_memory: BrainMemory | None
     """What the brain remembers of this session (a model brain's budget and conversation); None for
     the offline brain."""
+
+
+def progress_of(state: InterviewState) -> QuestionProgress:
+    """The current question's progress, also from a checkpoint written before it had one model."""
+    kept = state.get("progress")
+    if kept is not None:
+        return kept
+    probed = state.get("probed") or []
+    hints = state.get("hints") or (probed[-1:] if state.get("hinted") else [])
+    return QuestionProgress(
+        assessment=state.get("assessment"),
+        probed=tuple(probed),
+        follow_ups=state.get("follow_ups", 0),
+        stalls=state.get("stalls", 0),
+        hints=tuple(hints),
+        references=tuple(state.get("references") or []),
+    )
 
 
 SERIALIZED_MODELS = [
@@ -272,6 +339,8 @@ SERIALIZED_MODELS = [
         Turn,
         QuestionSummary,
         Pending,
+        QuestionProgress,
+        Amended,
         ModelUse,
         BrainMemory,
     )

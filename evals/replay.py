@@ -22,14 +22,15 @@ import yaml
 from agent.brains.brain import Brain
 from agent.brains.wording import respond
 from agent.interview.graph import judge_reply, next_decision, read_reply
-from agent.interview.policy import Progress
+from agent.interview.policy import Limits
 from agent.interview.retrieval import Retriever
-from agent.state import Assessment, CandidateAction, Decision, Heard, Turn
+from agent.state import CandidateAction, Decision, Heard, QuestionProgress, Turn
 from agent.text import CJK_CHAR, WORD
 from evals.gold import Action, GoldTranscript, GoldTurn
 from evals.metrics import confusion, depth_metrics, percentile
 from knowledge.bank import Bank
 from knowledge.embeddings import HashEmbedding
+from knowledge.models import Question
 
 REPEATED = (Heard.clarify, Heard.repeat, Heard.wait)
 """Requests the interviewer answers by asking again, without judging the reply."""
@@ -126,60 +127,15 @@ async def replay_transcript(
     `read_reply`, `judge_reply` and `next_decision`); a request the graph answers without judging
     (clarify, repeat, wait) gets its reply line and counts as a follow-up."""
     results: list[TurnResult] = []
-    prior: Assessment | None = None
-    block_question: str | None = None
-    on_question: list[Turn] = []
-    probed: list[str] = []
-    hints: list[str] = []
-    follow_ups = stalls = 0
+    progress, on_question, block = QuestionProgress(), list[Turn](), None
     for index, turn in enumerate(transcript.turns):
-        if turn.question != block_question or turn.asked is None:
-            block_question, prior, on_question, probed, hints, follow_ups, stalls = (
-                turn.question,
-                None,
-                [],
-                [],
-                [],
-                0,
-                0,
-            )
+        if turn.question != block or turn.asked is None:
+            progress, on_question, block = QuestionProgress(), [], turn.question
         question = bank[turn.question]
         started = time.perf_counter()
-        action, heard = read_reply(CandidateAction.answer, turn.answer, question)
-        reply = Turn(
-            question=question.id,
-            kind="follow_up" if on_question else "ask",
-            asked=turn.asked or "",
-            target=probed[-1] if probed else None,
-            action=action,
-            answer=turn.answer,
-            heard=heard,
-        )
-        if heard in REPEATED:
-            assessment = prior or await judge_reply(
-                brain, question, reply.model_copy(update={"action": CandidateAction.skip}), None, []
-            )
-            decision = Decision(
-                action="follow_up", target=reply.target, why="answered the candidate's request", heard=heard
-            )
-            text = respond(
-                heard.value, question, lang, follow_ups, turn.asked or question.prompt.get(lang), turn.answer
-            )
-        else:
-            assessment = await judge_reply(brain, question, reply, prior, on_question)
-            gained = assessment.depth > (prior.depth if prior else 0) or bool(assessment.new)
-            stalls = 0 if gained or turn.asked is None else stalls + 1
-            on_question.append(reply.model_copy(update={"assessment": assessment}))
-            progress = Progress(follow_ups, 3, stalls, tuple(probed), bool(hints), hints=tuple(hints))
-            decision = next_decision(question, assessment, on_question, progress)
-            text = None
-            if decision.action != "move_on":
-                refs = retriever.references(question.id, turn.answer)
-                text = await brain.write(question, decision, assessment, refs, lang, follow_ups)
-                probed.append(decision.target or "")
-                if decision.action == "hint":
-                    hints.append(decision.target or "")
-        follow_ups += 1
+        decision, text, progress = await _replay_turn(question, turn, progress, on_question, brain, retriever, lang)
+        assessment = progress.assessment
+        assert assessment is not None
         latency = (time.perf_counter() - started) * 1000
         results.append(
             TurnResult(
@@ -209,8 +165,60 @@ async def replay_transcript(
                 misconceptions=[f"{m.misconception}: {m.quote[:120]}" for m in assessment.misconceptions],
             )
         )
-        prior = assessment
     return results
+
+
+async def _replay_turn(
+    question: Question,
+    turn: GoldTurn,
+    progress: QuestionProgress,
+    on_question: list[Turn],
+    brain: Brain,
+    retriever: Retriever,
+    lang: str,
+) -> tuple[Decision, str | None, QuestionProgress]:
+    """One gold reply as the graph handles it: a request to clarify, repeat or wait is answered
+    without judging; an answer is judged (and appended, assessed, to `on_question`) and decided on.
+    Returns the next move, the interviewer's line and the question's progress after the turn (every
+    gold turn counts as a follow-up)."""
+    action, heard = read_reply(CandidateAction.answer, turn.answer, question)
+    reply = Turn(
+        question=question.id,
+        kind="follow_up" if on_question else "ask",
+        asked=turn.asked or "",
+        target=progress.probed[-1] if progress.probed else None,
+        action=action,
+        answer=turn.answer,
+        heard=heard,
+    )
+    prior = progress.assessment
+    if heard in REPEATED:
+        unjudged = reply.model_copy(update={"action": CandidateAction.skip})
+        assessment = prior or await judge_reply(brain, question, unjudged, None, [])
+        decision = Decision(
+            action="follow_up", target=reply.target, why="answered the candidate's request", heard=heard
+        )
+        asked = turn.asked or question.prompt.get(lang)
+        text = respond(heard.value, question, lang, progress.follow_ups, asked, turn.answer)
+        return decision, text, _spent(progress, assessment=assessment)
+    assessment = await judge_reply(brain, question, reply, prior, on_question)
+    gained = assessment.depth > (prior.depth if prior else 0) or bool(assessment.new)
+    stalls = 0 if gained or turn.asked is None else progress.stalls + 1
+    on_question.append(reply.model_copy(update={"assessment": assessment}))
+    progress = progress.model_copy(update={"assessment": assessment, "stalls": stalls})
+    decision = next_decision(question, progress, on_question, Limits(follow_ups=3))
+    if decision.action == "move_on":
+        return decision, None, _spent(progress)
+    refs = retriever.references(question.id, turn.answer)
+    text = await brain.write(question, decision, assessment, refs, lang, progress.follow_ups)
+    target = decision.target or ""
+    hints = (*progress.hints, target) if decision.action == "hint" else progress.hints
+    return decision, text, _spent(progress, probed=(*progress.probed, target), hints=hints)
+
+
+def _spent(progress: QuestionProgress, **changes: Any) -> QuestionProgress:
+    """The progress after a replayed turn: every gold turn counts as a follow-up."""
+    return progress.model_copy(update={"follow_ups": progress.follow_ups + 1, **changes})
 
 
 def add_baseline(results: list[TurnResult], turns: list[GoldTurn], bank: Bank) -> None:

@@ -242,6 +242,7 @@ async def _session_with_fault(bank: Bank, provider, fault: str) -> str | None:
     payload: Any = {
         "session_id": f"selftest-{fault}",
         "request": PlanRequest(ids=["algo-07"]),
+        "plan": ["algo-07"],
         "lang": "en",
         "max_follow_ups": 3,
     }

@@ -31,7 +31,7 @@ from agent.interview.report import build_report
 from agent.interview.retrieval import Retriever
 from agent.interview.runner import checkpoint_serde
 from agent.learner.profile import attempts_in, rated_depth
-from agent.planning import PlanRequest
+from agent.planning import PlanRequest, make_plan
 from agent.prompts import load_yaml
 from agent.state import Heard, InterviewState, Turn
 from agent.text import CJK_CHAR
@@ -111,9 +111,11 @@ async def play(
     lang = SESSION_LANG.get(persona, "en")
     rng = random.Random(seed)
     answer_for = PERSONAS[persona]
+    request = PlanRequest(questions=questions, seed=seed)
     payload: Any = {
         "session_id": f"{persona}-{seed}",
-        "request": PlanRequest(questions=questions, seed=seed),
+        "request": request,
+        "plan": make_plan(bank, request),
         "lang": lang,
         "max_follow_ups": max_follow_ups,
     }

@@ -82,13 +82,17 @@ class LLMSettings(_Section):
     turn into a grammar, so even a tiny model writes valid JSON; `none` never asks."""
 
 
+Lang = Literal["en", "zh"]
+"""The languages the interviewer speaks (a candidate may answer in any mix)."""
+
+
 class InterviewSettings(_Section):
     questions: int = Field(default=6, ge=1, le=35)
     max_follow_ups: int = Field(default=3, ge=0, le=6)
     max_hints: int = Field(default=2, ge=0, le=3)
     """Hints per question when the candidate is stuck, each a rung further up the key point's
     ladder (a gentle nudge first, an almost-answer last)."""
-    lang: Literal["en", "zh"] = "en"
+    lang: Lang = "en"
     review: Literal["each", "end"] = "each"
     """Show the question review after each question or all at the end."""
     answer_limit_chars: int = Field(default=20_000, ge=1_000)

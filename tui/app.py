@@ -19,7 +19,7 @@ from textual.screen import Screen
 from textual.signal import Signal
 
 from agent.planning import PlanRequest
-from knowledge.settings import Settings
+from knowledge.settings import Lang, Settings
 
 if TYPE_CHECKING:  # the interviewer's modules load in a worker, after the first frame
     from agent.app import Services
@@ -48,7 +48,7 @@ class InterviewApp(App[None]):
         settings: Settings,
         *,
         request: PlanRequest | None = None,
-        lang: str | None = None,
+        lang: Lang | None = None,
         resume: str | None = None,
         clock: Callable[[], float] = time.monotonic,
         session_ids: Callable[[], str] | None = None,
@@ -140,7 +140,7 @@ class InterviewApp(App[None]):
     def start_interview(
         self,
         request: PlanRequest | None = None,
-        lang: str | None = None,
+        lang: Lang | None = None,
         max_follow_ups: int | None = None,
         gaps: dict[str, list[str]] | None = None,
     ) -> None:
@@ -207,7 +207,7 @@ def run_tui(
     settings: Settings,
     *,
     request: PlanRequest,
-    lang: str | None,
+    lang: Lang | None,
     resume: str | None,
     drill: Any = None,
     start_now: bool = False,

@@ -12,7 +12,7 @@ answers it points to.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from typing import Any, Literal, cast
 
 from langgraph.graph import END, START, StateGraph
@@ -24,23 +24,26 @@ from agent.brains.listening import HINT_AGAIN, hear, partly_said, recall, strip_
 from agent.brains.parts import part_coverage
 from agent.brains.wording import claim_quote, probe_text, respond
 from agent.interview.events import Prompted, Reply
-from agent.interview.policy import Progress, decide
+from agent.interview.policy import Limits, decide
 from agent.interview.retrieval import Retriever
 from agent.judge.scoring import depth_of, reason_for
-from agent.planning import make_plan
 from agent.state import (
+    Amended,
     Assessment,
     CandidateAction,
     Decision,
     Evidence,
     Flag,
     Heard,
+    InterviewInput,
     InterviewState,
     ModelUse,
     Pending,
+    QuestionProgress,
     QuestionSummary,
     Reference,
     Turn,
+    progress_of,
 )
 from agent.text import HINT_REQUEST
 from knowledge.bank import Bank
@@ -69,42 +72,21 @@ def _emit(runtime: Runtime[InterviewContext], event: dict[str, Any]) -> None:
     runtime.stream_writer(event)
 
 
-def _new_question(state: InterviewState, position: int, bank: Bank) -> dict[str, Any]:
+def _new_question(state: InterviewInput, position: int, bank: Bank) -> dict[str, Any]:
     qid = state["plan"][position]
     lang = state.get("lang", "en")
-    request = state.get("request")
-    opener = request.openers.get(qid) if request else None
+    opener = state["request"].openers.get(qid)
     if opener:  # a drill: start from the key point missed last time; never probe it twice
         pending = Pending(question=qid, kind="ask", text=bank[qid].key_point(opener).probe.get(lang), target=opener)
     else:
         pending = Pending(question=qid, kind="ask", text=bank[qid].prompt.get(lang))
-    return {
-        "position": position,
-        "pending": pending,
-        "assessment": None,
-        "probed": [opener] if opener else [],
-        "follow_ups": 0,
-        "stalls": 0,
-        "hinted": False,
-        "hints": [],
-        "references": [],
-    }
+    return {"position": position, "pending": pending, "progress": QuestionProgress(probed=(opener,) if opener else ())}
 
 
-def plan(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Literal["ask"]]:
-    """Choose the session's questions (an explicit plan in the input wins)."""
-    bank = runtime.context.bank
-    questions = state.get("plan") or make_plan(bank, state["request"])
-    started: InterviewState = {**state, "plan": questions}
+def plan(state: InterviewInput, runtime: Runtime[InterviewContext]) -> Command[Literal["ask"]]:
+    """Start the session on the first question of its plan (made by whoever started it)."""
     return Command(
-        update={
-            "plan": questions,
-            "turns": [],
-            "summaries": [],
-            "status": "active",
-            "ending": False,
-            **_new_question(started, 0, bank),
-        },
+        update={"summaries": [], "status": "active", "ending": False, **_new_question(state, 0, runtime.context.bank)},
         goto="ask",
     )
 
@@ -120,7 +102,7 @@ def ask(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Li
         number=state["position"] + 1,
         of=len(state["plan"]),
         turn=len(state["turns"]),
-        follow_ups=state["follow_ups"],
+        follow_ups=progress_of(state).follow_ups,
         target=pending.target,
         base=pending.base,
     )
@@ -141,15 +123,14 @@ def ask(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Li
         answer=text,
         heard=heard,
     )
-    turns = [*state["turns"], turn]
     if heard in (Heard.clarify, Heard.repeat, Heard.wait):
         spoken = state.get("spoken", 0)
         line = respond(
             heard.value, runtime.context.bank[pending.question], state.get("lang", "en"), spoken, pending.asking, text
         )
         again = pending.model_copy(update={"text": line, "base": pending.asking})
-        return Command(update={"turns": turns, "pending": again, "spoken": spoken + 1}, goto="ask")
-    return Command(update={"turns": turns}, goto="retrieve")
+        return Command(update={"turns": [turn], "pending": again, "spoken": spoken + 1}, goto="ask")
+    return Command(update={"turns": [turn]}, goto="retrieve")
 
 
 def read_reply(action: CandidateAction, text: str, question: Question) -> tuple[CandidateAction, Heard | None]:
@@ -169,16 +150,20 @@ def retrieve(state: InterviewState, runtime: Runtime[InterviewContext]) -> Comma
     """Reference material for the question, and the chunks closest to what the candidate said."""
     qid = _pending(state).question
     said = state["turns"][-1].answer
-    base = state.get("references") or runtime.context.retriever.references(qid)
+    progress = progress_of(state)
+    base = progress.references or runtime.context.retriever.references(qid)
     near = runtime.context.retriever.references(qid, said, k=2) if said.strip() else []
     merged: dict[tuple[str, str], Reference] = {(r.source, r.text): r for r in [*near, *base]}
-    return Command(update={"references": list(merged.values())}, goto="assess")
+    return Command(
+        update={"progress": progress.model_copy(update={"references": tuple(merged.values())})}, goto="assess"
+    )
 
 
 async def assess(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Literal["decide"]]:
     turn = state["turns"][-1]
     question = runtime.context.bank[turn.question]
-    prior = state.get("assessment")
+    progress = progress_of(state)
+    prior = progress.assessment
     brain = runtime.context.brain
     remembered = {}
     if has_content(turn):
@@ -187,9 +172,9 @@ async def assess(state: InterviewState, runtime: Runtime[InterviewContext]) -> C
     assessment = await judge_reply(brain, question, turn, prior, on_question[:-1])
     if has_content(turn):
         remembered = {"brain_memory": brain.remember()}
-    assessment = _mark_hinted(assessment, turn, state.get("hints", []))
+    assessment = _mark_hinted(assessment, turn, progress.hints)
     gained = assessment.depth > (prior.depth if prior else 0) or bool(assessment.new)
-    stalls = 0 if gained or turn.kind == "ask" else state["stalls"] + 1
+    stalls = 0 if gained or turn.kind == "ask" else progress.stalls + 1
     _emit(
         runtime,
         {
@@ -203,9 +188,12 @@ async def assess(state: InterviewState, runtime: Runtime[InterviewContext]) -> C
             "fallback_reason": assessment.fallback_reason,
         },
     )
-    updated = turn.model_copy(update={"assessment": assessment})
     return Command(
-        update={"turns": [*state["turns"][:-1], updated], "assessment": assessment, "stalls": stalls, **remembered},
+        update={
+            "turns": Amended(turn=turn.model_copy(update={"assessment": assessment})),
+            "progress": progress.model_copy(update={"assessment": assessment, "stalls": stalls}),
+            **remembered,
+        },
         goto="decide",
     )
 
@@ -271,7 +259,7 @@ def _credit_recalled(question: Question, assessment: Assessment, target: str | N
     )
 
 
-def _mark_hinted(assessment: Assessment, turn: Turn, hints: list[str]) -> Assessment:
+def _mark_hinted(assessment: Assessment, turn: Turn, hints: tuple[str, ...]) -> Assessment:
     """What this answer shows in reply to a hint, or toward a point hinted at, is shown with a hint."""
 
     def hinted(e: Evidence) -> bool:
@@ -287,32 +275,23 @@ def _mark_hinted(assessment: Assessment, turn: Turn, hints: list[str]) -> Assess
 def decide_next(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Literal["follow_up", "close"]]:
     turn = state["turns"][-1]
     question = runtime.context.bank[turn.question]
-    assessment = state["assessment"]
-    assert assessment is not None  # `assess` always runs before `decide`
     on_question = [t for t in state["turns"] if t.question == turn.question]
-    progress = Progress(
-        follow_ups=state["follow_ups"],
-        max_follow_ups=state["max_follow_ups"],
-        stalls=state["stalls"],
-        probed=tuple(state["probed"]),
-        hinted=state["hinted"],
-        hints=tuple(state.get("hints", [])),
-        max_hints=runtime.context.max_hints,
-    )
-    decision = next_decision(question, assessment, on_question, progress)
-    updated = turn.model_copy(update={"decision": decision})
+    limits = Limits(follow_ups=state["max_follow_ups"], hints=runtime.context.max_hints)
+    decision = next_decision(question, progress_of(state), on_question, limits)
     return Command(
-        update={"turns": [*state["turns"][:-1], updated]}, goto="close" if decision.action == "move_on" else "follow_up"
+        update={"turns": Amended(turn=turn.model_copy(update={"decision": decision}))},
+        goto="close" if decision.action == "move_on" else "follow_up",
     )
 
 
-def next_decision(question: Question, assessment: Assessment, on_question: list[Turn], progress: Progress) -> Decision:
+def next_decision(question: Question, progress: QuestionProgress, on_question: list[Turn], limits: Limits) -> Decision:
     """The next move after the last of `on_question` (the question's turns so far, assessed): what
     the candidate has partly said and asked for is read from the turns, then `policy.decide`."""
     turn = on_question[-1]
+    assessment = progress.assessment
+    assert assessment is not None  # `assess` always runs before `decide`
     partly = partly_said(question, assessment, on_question)
-    progress = replace(progress, partly=tuple(partly), heard=turn.heard)
-    decision = decide(question, assessment, turn.action, progress)
+    decision = decide(question, progress, turn.action, limits, heard=turn.heard, partly=tuple(partly))
     if turn.heard is Heard.already_said:
         return decision.model_copy(update={"said": _credited_words(question, assessment, turn.target)})
     if decision.target in partly:
@@ -323,7 +302,8 @@ def next_decision(question: Question, assessment: Assessment, on_question: list[
 async def follow_up(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Literal["ask"]]:
     turn = state["turns"][-1]
     decision = turn.decision
-    assessment = state["assessment"]
+    progress = progress_of(state)
+    assessment = progress.assessment
     assert decision is not None and assessment is not None  # `follow_up` comes only from `decide`, after `assess`
     question = runtime.context.bank[turn.question]
     brain = runtime.context.brain
@@ -333,13 +313,12 @@ async def follow_up(state: InterviewState, runtime: Runtime[InterviewContext]) -
         question,
         decision,
         assessment,
-        state["references"],
+        list(progress.references),
         state.get("lang", "en"),
         spoken,
         on_token=lambda token: _emit(runtime, {"type": "token", "text": token}),
     )
     kind = "hint" if decision.action == "hint" else "follow_up"
-    hints = state.get("hints", [])
     return Command(
         update={
             "pending": Pending(
@@ -349,10 +328,13 @@ async def follow_up(state: InterviewState, runtime: Runtime[InterviewContext]) -
                 target=decision.target,
                 base=_asking(question, decision, text, state.get("lang", "en")),
             ),
-            "probed": list(dict.fromkeys([*state["probed"], decision.target])),
-            "follow_ups": state["follow_ups"] + 1,
-            "hinted": state["hinted"] or kind == "hint",
-            "hints": [*hints, decision.target] if kind == "hint" else hints,
+            "progress": progress.model_copy(
+                update={
+                    "probed": tuple(dict.fromkeys([*progress.probed, decision.target])),
+                    "follow_ups": progress.follow_ups + 1,
+                    "hints": (*progress.hints, decision.target) if kind == "hint" else progress.hints,
+                }
+            ),
             "spoken": spoken + 1,
             "brain_memory": brain.remember(),
         },
@@ -366,8 +348,9 @@ def close(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[
     qid = _pending(state).question
     turns = [t for t in state["turns"] if t.question == qid]
     summaries = state["summaries"]
+    progress = progress_of(state)
     if turns:
-        assessment = state.get("assessment") or _unchanged(bank[qid], None, CandidateAction.skip)
+        assessment = progress.assessment or _unchanged(bank[qid], None, CandidateAction.skip)
         all_misconceptions = {m.misconception: m for t in turns if t.assessment for m in t.assessment.misconceptions}
         summary = QuestionSummary(
             question=qid,
@@ -377,7 +360,7 @@ def close(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[
             missed=assessment.missed if assessment.covered else [kp.id for kp in bank[qid].key_points],
             misconceptions=list(all_misconceptions.values()),
             model_answer=bank[qid].model_answer,
-            references=state.get("references") or runtime.context.retriever.references(qid),
+            references=list(progress.references) or runtime.context.retriever.references(qid),
             skipped=all(t.action is CandidateAction.skip for t in turns),
         )
         summaries = [*summaries, summary]
@@ -426,7 +409,7 @@ def report(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command
     return Command(update={"status": status, "pending": None}, goto=cast(Literal["__end__"], END))
 
 
-builder = StateGraph(InterviewState, context_schema=InterviewContext)
+builder = StateGraph(InterviewState, input_schema=InterviewInput, context_schema=InterviewContext)
 builder.add_node("plan", plan)
 builder.add_node("ask", ask)
 builder.add_node("retrieve", retrieve)

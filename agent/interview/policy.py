@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from agent.brains.parts import untouched_parts
-from agent.state import Assessment, CandidateAction, Decision, Flag, Heard
+from agent.state import Assessment, CandidateAction, Decision, Flag, Heard, QuestionProgress
 from knowledge.models import KeyPoint, Question
 
 NEAR_MISS = 0.2
@@ -23,30 +23,18 @@ NEAR_MISS = 0.2
 
 
 @dataclass(frozen=True)
-class Progress:
-    """Where the current question stands, as the decision needs it."""
+class Limits:
+    """How far the interviewer goes on one question."""
 
     follow_ups: int
-    max_follow_ups: int
-    stalls: int
-    probed: tuple[str, ...]
-    hinted: bool
-    hints: tuple[str, ...] = ()
-    """The key points of the hints given on the question, in order."""
-    max_hints: int = 2
-    partly: tuple[str, ...] = ()
-    """Missing key points the candidate has already said something toward (on any turn)."""
-    heard: Heard | None = None
-    """What the candidate's reply asked of the interviewer, besides an answer."""
-
-    @property
-    def hints_given(self) -> int:
-        return max(len(self.hints), int(self.hinted))
+    hints: int = 2
 
 
-def partly_shown(assessment: Assessment, progress: Progress) -> set[str]:
+def partly_shown(assessment: Assessment, partly: tuple[str, ...] = ()) -> set[str]:
+    """Missing key points the candidate has said something toward: `partly` (read from the turns)
+    and the judge's strong near misses."""
     near = {e.key_point for e in assessment.near_misses if (e.strength or 0) >= NEAR_MISS}
-    return (set(progress.partly) | near) & set(assessment.missed)
+    return (set(partly) | near) & set(assessment.missed)
 
 
 def next_probe(
@@ -77,29 +65,40 @@ def next_probe(
     return first(missing)
 
 
-def decide(question: Question, assessment: Assessment, action: CandidateAction, progress: Progress) -> Decision:
-    heard = progress.heard
+def decide(
+    question: Question,
+    progress: QuestionProgress,
+    action: CandidateAction,
+    limits: Limits,
+    *,
+    heard: Heard | None = None,
+    partly: tuple[str, ...] = (),
+) -> Decision:
+    """The next move on the question after `action`; `heard` is what the reply asked of the
+    interviewer and `partly` the missing points it already said something toward."""
+    assessment = progress.assessment
+    assert assessment is not None, "a decision follows an assessment"
     if action is CandidateAction.skip:
         return Decision(action="move_on", why="the candidate skipped", heard=heard)
     if heard is Heard.move_on:
         return Decision(action="move_on", why="the candidate asked to move on", heard=heard)
     covered = {e.key_point for e in assessment.covered}
-    partly = partly_shown(assessment, progress)
-    open_parts = untouched_parts(question, covered, partly)
+    partly_said = partly_shown(assessment, partly)
+    open_parts = untouched_parts(question, covered, partly_said)
     if assessment.depth >= 4 and not open_parts:
         return Decision(action="move_on", why="expert depth reached", heard=heard)
-    if progress.follow_ups >= progress.max_follow_ups:
-        return Decision(action="move_on", why=f"{progress.max_follow_ups} follow-ups used", heard=heard)
+    if progress.follow_ups >= limits.follow_ups:
+        return Decision(action="move_on", why=f"{limits.follow_ups} follow-ups used", heard=heard)
     asked_for_hint = action is CandidateAction.hint
-    if progress.stalls >= 2 and not (asked_for_hint and progress.hints_given < progress.max_hints):
+    if progress.stalls >= 2 and not (asked_for_hint and len(progress.hints) < limits.hints):
         return Decision(action="move_on", why="two follow-ups without progress", heard=heard)
     if asked_for_hint or action is CandidateAction.idk or Flag.dont_know in assessment.flags:
         # Another hint when the candidate asks for one; "I don't know" after a hint closes the question.
-        hint_target = _hint_target(question, assessment, progress)
+        hint_target = _hint_target(question, assessment, progress.probed)
         if hint_target is None:
             return Decision(action="move_on", why="nothing left to hint at", heard=heard)
-        if progress.hints_given >= (progress.max_hints if asked_for_hint else min(1, progress.max_hints)):
-            return Decision(action="move_on", why=f"still stuck after {progress.hints_given} hint(s)", heard=heard)
+        if len(progress.hints) >= (limits.hints if asked_for_hint else min(1, limits.hints)):
+            return Decision(action="move_on", why=f"still stuck after {len(progress.hints)} hint(s)", heard=heard)
         return Decision(
             action="hint",
             target=hint_target,
@@ -107,20 +106,20 @@ def decide(question: Question, assessment: Assessment, action: CandidateAction, 
             heard=heard,
             rung=progress.hints.count(hint_target),
         )
-    target = next_probe(question, assessment, progress.probed, partly)
+    target = next_probe(question, assessment, progress.probed, partly_said)
     if target is None:
         return Decision(action="move_on", why="nothing left to probe", heard=heard)
     return Decision(action="follow_up", target=target, why=_why(question, target, assessment, open_parts), heard=heard)
 
 
-def _hint_target(question: Question, assessment: Assessment, progress: Progress) -> str | None:
+def _hint_target(question: Question, assessment: Assessment, probed: tuple[str, ...]) -> str | None:
     """What the candidate is stuck on: the key point last asked about if it is still missing (the
     next rung of its ladder), else the first missing point of the first part nothing was said on,
     else the lowest-level missing point."""
     missed = set(assessment.missed)
     if not missed:
         return None
-    last = progress.probed[-1] if progress.probed else None
+    last = probed[-1] if probed else None
     if last in missed:
         return last
     covered = {e.key_point for e in assessment.covered}

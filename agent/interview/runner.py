@@ -25,8 +25,9 @@ from agent.interview.events import Event, Prompted, Recovered, Reply, SessionDon
 from agent.interview.graph import InterviewContext
 from agent.interview.report import build_report, export_report
 from agent.interview.sessions import SessionBusy, SessionDBError, SessionIndex, cut_to_nothing
-from agent.planning import PlanRequest
-from agent.state import CandidateAction, InterviewState
+from agent.planning import PlanRequest, choose_wordings, make_plan
+from agent.state import CandidateAction, InterviewInput, InterviewState
+from knowledge.settings import Lang
 
 INTERRUPT_KINDS = ("ask", "follow_up", "hint")
 ENDED = ("finished", "ended")
@@ -69,9 +70,7 @@ class Interview:
         self.wordings = dict(request.wordings) if request else {}
         self.context = replace(self.shared_context, bank=self.shared_context.bank.worded(self.wordings))
 
-    async def start(self, request: PlanRequest, lang: str, max_follow_ups: int) -> AsyncIterator[Event]:
-        from agent.planning import choose_wordings, make_plan
-
+    async def start(self, request: PlanRequest, lang: Lang, max_follow_ups: int) -> AsyncIterator[Event]:
         plan = make_plan(self.shared_context.bank, request)
         if not request.verbatim and not request.wordings:
             seed = self.session_id if request.seed is None else request.seed
@@ -79,13 +78,9 @@ class Interview:
                 update={"wordings": choose_wordings(self.shared_context.bank, plan, seed, self.index.last_wordings())}
             )
         self._word(request)
-        payload = {
-            "session_id": self.session_id,
-            "request": request,
-            "plan": plan,
-            "lang": lang,
-            "max_follow_ups": max_follow_ups,
-        }
+        payload = InterviewInput(
+            session_id=self.session_id, request=request, plan=plan, lang=lang, max_follow_ups=max_follow_ups
+        )
         listed = False
         self.index.take(self.session_id, PROCESS_OWNER)
         async for event in self._run(payload):

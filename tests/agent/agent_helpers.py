@@ -159,6 +159,13 @@ class GraphDriver:
         return self.graph.get_state(self.config)
 
     @property
+    def progress(self):
+        """Where the current question stands."""
+        from agent.state import progress_of
+
+        return progress_of(self.values)
+
+    @property
     def values(self) -> dict[str, Any]:
         return self.snapshot.values
 

@@ -9,7 +9,7 @@ from typing import Annotated, Literal, cast
 
 import typer
 
-from knowledge.settings import Settings, load_settings
+from knowledge.settings import Lang, Settings, load_settings
 from knowledge.terminal import fail
 from tui.cli.app import LATEST, ApiBaseOption, MaxCostOption, ModelOption, app, interview_settings
 
@@ -45,7 +45,7 @@ def interview(
     ] = None,
     topic: Annotated[str | None, typer.Option("--topic", help="Only questions on this topic.")] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Make the question plan reproducible.")] = None,
-    lang: Annotated[Literal["en", "zh"] | None, typer.Option("--lang", help="Language of the interviewer.")] = None,
+    lang: Annotated[Lang | None, typer.Option("--lang", help="Language of the interviewer.")] = None,
     verbatim: Annotated[
         bool, typer.Option("--verbatim", help="Ask each question in its seed wording, never another.")
     ] = False,
@@ -79,7 +79,7 @@ def interview(
 
 
 async def _plain_session(
-    settings: Settings, request, lang: str, resume: str | None, jsonl: bool, drill=None, take_over: bool = False
+    settings: Settings, request, lang: Lang, resume: str | None, jsonl: bool, drill=None, take_over: bool = False
 ) -> str:
     """A plain session: resumed, a drill (`drill`: agent.learner.drill.DrillOptions), or a new interview."""
     from agent.app import open_services
@@ -125,7 +125,7 @@ def drill(
     count: Annotated[int, typer.Option("--count", min=1, max=35, help="How many questions.")] = 3,
     plain: Annotated[bool, typer.Option("--plain", help="Plain text in the terminal or a pipe, no TUI.")] = False,
     jsonl: Annotated[bool, typer.Option("--jsonl", help="With --plain: one JSON event per line.")] = False,
-    lang: Annotated[Literal["en", "zh"] | None, typer.Option("--lang", help="Language of the interviewer.")] = None,
+    lang: Annotated[Lang | None, typer.Option("--lang", help="Language of the interviewer.")] = None,
 ) -> None:
     """Drill your weak spots: due questions first, then your weakest topics, then new questions."""
     from agent.learner.drill import DrillOptions

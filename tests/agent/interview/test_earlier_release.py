@@ -71,3 +71,22 @@ def test_an_answer_saved_but_never_judged_is_recovered_and_judged(home):
     events = parse_jsonl(resumed.stdout)
     assert events[0]["type"] == "recovered" and SAVED_ANSWER in events[0]["answer"]
     assert events[1]["type"] == "assessment" and events[1]["question"] == "infra-10"
+
+
+def test_its_question_progress_in_loose_fields_reads_as_one_model(home):
+    """That release kept the current question's progress in seven loose state fields; they are read
+    as one `QuestionProgress` (nothing rewritten), so the resumed question goes on where it was."""
+    from langgraph.checkpoint.sqlite import SqliteSaver
+
+    from agent.interview.graph import builder
+    from agent.interview.runner import checkpoint_serde
+    from agent.state import progress_of
+
+    with SqliteSaver.from_conn_string(str(home / "checkpoints.sqlite")) as saver:
+        saver.serde = checkpoint_serde()
+        values = builder.compile(checkpointer=saver).get_state({"configurable": {"thread_id": "29142704682c"}}).values
+    assert "progress" not in values and values["probed"] == ["zero-gradient-cases"]
+    progress = progress_of(values)
+    assert (progress.probed, progress.follow_ups, progress.hints) == (("zero-gradient-cases",), 1, ())
+    assert progress.assessment is not None and progress.assessment.question == "algo-07"
+    assert any(EARLIER_ANSWER in e.quote for e in progress.assessment.covered), "its evidence is the earlier answer"

@@ -6,7 +6,7 @@ import pytest
 from agent_helpers import answer_for_levels, explain, stating
 from langgraph.types import Command
 
-from agent.state import CandidateAction, Turn
+from agent.state import CandidateAction, Turn, progress_of
 
 PLAN = ["algo-07", "infra-10"]
 OFF_TOPIC = "My favourite pasta recipe uses garlic and olive oil and takes twenty minutes."
@@ -66,14 +66,14 @@ async def test_partial_answer_gets_a_follow_up_on_a_missing_key_point(graph_driv
     assert waiting["kind"] == "follow_up"
     assert waiting["question"] == "algo-07"
     target = question.key_point(waiting["target"])
-    assessment = driver.values["assessment"]
+    assessment = driver.progress.assessment
     assert target.id in assessment.missed
     assert named.id not in assessment.missed
     # Naming the concept does not answer "how does clipping work?": the follow-up stays on that part.
     assert target.part == first_part and target.level > named.level
     assert target.probe.en in waiting["text"]
-    assert driver.values["follow_ups"] == 1
-    assert driver.values["probed"] == [target.id]
+    assert driver.progress.follow_ups == 1
+    assert driver.progress.probed == (target.id,)
     # Once the part is explained, the next follow-up turns to the next part and names it.
     await driver.reply("answer", explain(target.cues.en[0]))
     turned = question.key_point(driver.waiting["target"])
@@ -102,7 +102,7 @@ async def test_the_answer_is_in_state_before_it_is_assessed(graph_driver):
     assert snapshot.next == ("retrieve",)
     assert snapshot.values["turns"][-1].answer == answer
     assert snapshot.values["turns"][-1].assessment is None
-    assert snapshot.values["assessment"] is None
+    assert progress_of(snapshot.values).assessment is None
     # Resuming from there finishes the step.
     await driver._run(None)
     assert driver.values["turns"][-1].assessment is not None
@@ -120,13 +120,12 @@ async def test_asking_for_hints_climbs_the_ladder_up_to_max_hints(graph_driver, 
     target = question.key_point(first["target"])
     assert target.part == question.parts[0].id and target.level == 1
     assert target.hints[0].en in first["text"], "the gentlest hint of the key point comes first"
-    assert driver.values["hinted"] is True
     assert driver.values["turns"][-1].action is CandidateAction.hint
     await driver.reply("answer", "Can I get another hint?")
     second = driver.waiting
     assert (second["kind"], second["target"]) == ("hint", target.id)
     assert target.hints[1].en in second["text"], "the next rung of the same ladder"
-    assert driver.values["hints"] == [target.id, target.id]
+    assert driver.progress.hints == (target.id, target.id)
     await driver.reply("hint")
     # max_hints (2 by default) reached: the question closes.
     assert driver.waiting["kind"] == "ask"
@@ -158,7 +157,7 @@ async def test_what_is_shown_after_a_hint_is_marked_with_a_hint(graph_driver, ba
     await driver.reply("hint")
     target = question.key_point(driver.waiting["target"])
     await driver.reply("answer", explain(target.cues.en[0]))
-    [evidence] = [e for e in driver.values["assessment"].covered if e.key_point == target.id]
+    [evidence] = [e for e in driver.progress.assessment.covered if e.key_point == target.id]
     assert evidence.hinted is True
     await driver.reply("skip")
     [summary] = driver.values["summaries"]
@@ -211,10 +210,10 @@ async def test_idk_in_words_after_progress_keeps_the_depth(graph_driver, bank):
     driver = graph_driver()
     await driver.start()
     await driver.reply("answer", answer_for_levels(bank["algo-07"], 1, 2))
-    depth = driver.values["assessment"].depth
+    depth = driver.progress.assessment.depth
     assert depth >= 2
     await driver.reply("answer", "I don't know")
-    assert driver.values["assessment"].depth == depth
+    assert driver.progress.assessment.depth == depth
     assert driver.waiting["kind"] == "hint"
 
 
@@ -227,7 +226,7 @@ async def test_repeat_asks_the_same_thing_again_without_a_turn(graph_driver):
     await driver.reply("repeat")
     assert driver.waiting == before
     assert driver.values["turns"] == turns
-    assert driver.values["follow_ups"] == 1
+    assert driver.progress.follow_ups == 1
 
 
 async def test_end_closes_the_question_and_ends_the_session(graph_driver, bank):
@@ -346,7 +345,7 @@ async def test_turn_numbers_in_interrupts_count_recorded_turns(graph_driver, ban
     await driver.start()
     while driver.waiting is not None:
         assert driver.waiting["turn"] == len(driver.values["turns"])
-        assert driver.waiting["follow_ups"] == driver.values["follow_ups"]
+        assert driver.waiting["follow_ups"] == driver.progress.follow_ups
         await driver.reply("answer", responsive_answer(bank, driver.waiting))
 
 

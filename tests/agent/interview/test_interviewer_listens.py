@@ -31,11 +31,11 @@ async def test_a_follow_up_never_asks_for_what_the_answer_just_explained(graph_d
     await driver.reply("answer", f"{KL_LEVEL_1} {ENTROPY_SAID}")
     waiting = driver.waiting
     assert waiting["kind"] == "follow_up"
-    assert said.id in driver.values["assessment"].missed, "the cue-only judge does not credit it (the test's point)"
+    assert said.id in driver.progress.assessment.missed, "the cue-only judge does not credit it (the test's point)"
     assert waiting["target"] != said.id
     assert said.probe.en not in waiting["text"] and "drops out" not in waiting["text"]
     target = question.key_point(waiting["target"])
-    assert target.id in driver.values["assessment"].missed, "it asks about something not yet said"
+    assert target.id in driver.progress.assessment.missed, "it asks about something not yet said"
 
 
 async def test_i_already_said_that_is_heard_credited_and_answered(graph_driver, bank):
@@ -51,11 +51,11 @@ async def test_i_already_said_that_is_heard_credited_and_answered(graph_driver, 
     await driver.reply("answer", PROTEST)
     turn = driver.values["turns"][-1]
     assert turn.heard is Heard.already_said
-    evidence = next(e for e in driver.values["assessment"].covered if e.key_point == entropy.id)
+    evidence = next(e for e in driver.progress.assessment.covered if e.key_point == entropy.id)
     assert "said it" not in evidence.quote
     waiting = driver.waiting
     assert waiting["kind"] == "follow_up"
-    assert waiting["target"] != entropy.id and waiting["target"] in driver.values["assessment"].missed
+    assert waiting["target"] != entropy.id and waiting["target"] in driver.progress.assessment.missed
     assert "“H(p) of the data does not depend on the model parameters”" in waiting["text"]
     assert "I just said" not in waiting["text"] and "Picking up on" not in waiting["text"]
     assert opening(waiting["text"]) in {"you're right", "fair point", "quite right"}, waiting["text"]
@@ -71,7 +71,7 @@ async def test_a_protest_re_reads_the_earlier_answers(graph_driver, bank):
     await driver.reply("answer", "I already said that.")
     assert driver.values["turns"][-1].heard is Heard.already_said
     # The target just asked was not in the first answer: nothing is credited for it, and the reply says so.
-    assert asked in driver.values["assessment"].missed
+    assert asked in driver.progress.assessment.missed
     assert driver.waiting["target"] != asked
     assert opening(driver.waiting["text"]) in {"i went", "i re"}
 
@@ -96,7 +96,7 @@ async def test_a_clarifying_question_is_answered_from_the_bank_and_the_question_
     assert direction.answer.en in waiting["text"]
     assert waiting["text"].endswith(question.prompt.en)
     assert driver.values["turns"][-1].heard is Heard.clarify
-    assert driver.values["follow_ups"] == 0 and driver.assessments() == [], "not judged, no follow-up used"
+    assert driver.progress.follow_ups == 0 and driver.assessments() == [], "not judged, no follow-up used"
     await driver.reply("answer", KL_LEVEL_1)
     assert driver.waiting["kind"] == "follow_up"
 
@@ -218,7 +218,7 @@ async def test_a_part_whose_concept_was_named_is_taken_further_not_called_unansw
     await driver.reply(
         "answer", "PPO clips the probability ratio between the new and the old policy to [1-eps, 1+eps]."
     )
-    shown = {e.key_point for e in driver.values["assessment"].covered}
+    shown = {e.key_point for e in driver.progress.assessment.covered}
     target = question.key_point(driver.waiting["target"])
     assert any(kp.id in shown for kp in question.points_of(target.part)), "the target's part had its concept named"
     text = driver.waiting["text"]

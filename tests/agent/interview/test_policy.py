@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pytest
 from agent_helpers import BANK_IDS, cached_bank
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agent.brains.parts import untouched_parts
-from agent.interview.policy import Progress, decide
-from agent.state import Assessment, CandidateAction, Evidence, Flag, Heard, MisconceptionHit
+from agent.interview.policy import Limits, decide
+from agent.state import Assessment, CandidateAction, Evidence, Flag, Heard, MisconceptionHit, QuestionProgress
 
 QID = "algo-07"
 
@@ -37,20 +39,24 @@ def assessment_for(question, covered_ids, depth, *, misconceptions=(), flags=())
     )
 
 
-def progress(
-    follow_ups=0, max_follow_ups=3, stalls=0, probed=(), hinted=False, hints=(), max_hints=2, partly=(), heard=None
-) -> Progress:
-    return Progress(
-        follow_ups=follow_ups,
-        max_follow_ups=max_follow_ups,
-        stalls=stalls,
-        probed=tuple(probed),
-        hinted=hinted or bool(hints),
-        hints=tuple(hints),
-        max_hints=max_hints,
-        partly=tuple(partly),
-        heard=heard,
-    )
+@dataclass(frozen=True)
+class At:
+    """Where the question stands when the decision is taken, as the graph hands it to `decide`."""
+
+    progress: QuestionProgress
+    limits: Limits
+    heard: Heard | None = None
+    partly: tuple[str, ...] = ()
+
+
+def progress(follow_ups=0, max_follow_ups=3, stalls=0, probed=(), hints=(), max_hints=2, partly=(), heard=None) -> At:
+    kept = QuestionProgress(follow_ups=follow_ups, stalls=stalls, probed=tuple(probed), hints=tuple(hints))
+    return At(kept, Limits(follow_ups=max_follow_ups, hints=max_hints), heard, tuple(partly))
+
+
+def decide_at(question, assessment, action, at: At):
+    judged = at.progress.model_copy(update={"assessment": assessment})
+    return decide(question, judged, action, at.limits, heard=at.heard, partly=at.partly)
 
 
 def first_untouched_point(question, shown) -> str:
@@ -70,17 +76,17 @@ def question(bank):
 
 def test_moves_on_at_expert_depth(question):
     everything = assessment_for(question, ids_at(question, 1, 2, 3, 4), 4)
-    assert decide(question, everything, CandidateAction.answer, progress()).action == "move_on"
+    assert decide_at(question, everything, CandidateAction.answer, progress()).action == "move_on"
     # Even with key points left unshown, depth 4 ends the question.
     almost = assessment_for(question, ids_at(question, 1, 2, 3), 4)
-    assert decide(question, almost, CandidateAction.answer, progress()).action == "move_on"
+    assert decide_at(question, almost, CandidateAction.answer, progress()).action == "move_on"
 
 
 @pytest.mark.parametrize("max_follow_ups", [0, 1, 3, 6])
 def test_moves_on_after_the_maximum_follow_ups(question, max_follow_ups):
     shallow = assessment_for(question, ids_at(question, 1)[:1], 1)
     assert (
-        decide(
+        decide_at(
             question,
             shallow,
             CandidateAction.answer,
@@ -90,7 +96,7 @@ def test_moves_on_after_the_maximum_follow_ups(question, max_follow_ups):
     )
     if max_follow_ups:
         assert (
-            decide(
+            decide_at(
                 question,
                 shallow,
                 CandidateAction.answer,
@@ -102,15 +108,15 @@ def test_moves_on_after_the_maximum_follow_ups(question, max_follow_ups):
 
 def test_moves_on_after_two_stalls(question):
     shallow = assessment_for(question, ids_at(question, 1)[:1], 1)
-    assert decide(question, shallow, CandidateAction.answer, progress(follow_ups=1, stalls=1)).action == "follow_up"
-    assert decide(question, shallow, CandidateAction.answer, progress(follow_ups=2, stalls=2)).action == "move_on"
+    assert decide_at(question, shallow, CandidateAction.answer, progress(follow_ups=1, stalls=1)).action == "follow_up"
+    assert decide_at(question, shallow, CandidateAction.answer, progress(follow_ups=2, stalls=2)).action == "move_on"
 
 
 @pytest.mark.parametrize("depth", [0, 1, 2, 3])
 def test_skip_moves_on_whatever_the_depth(question, depth):
     levels = [1, 2, 3][:depth]
     state = assessment_for(question, ids_at(question, *levels), depth)
-    assert decide(question, state, CandidateAction.skip, progress()).action == "move_on"
+    assert decide_at(question, state, CandidateAction.skip, progress()).action == "move_on"
 
 
 @pytest.mark.parametrize(
@@ -120,14 +126,14 @@ def test_skip_moves_on_whatever_the_depth(question, depth):
 def test_a_hint_when_stuck_more_only_when_asked_for(question, action, flags):
     shown = ids_at(question, 1)[:1]
     state = assessment_for(question, shown, 1, flags=flags)
-    first = decide(question, state, action, progress(follow_ups=1))
+    first = decide_at(question, state, action, progress(follow_ups=1))
     assert (first.action, first.rung) == ("hint", 0)
     assert first.target in {kp.id for kp in question.key_points} - set(shown), "a hint points at a missing key point"
     assert first.target == first_untouched_point(question, shown)
-    second = decide(question, state, action, progress(follow_ups=2, hints=[first.target]))
+    second = decide_at(question, state, action, progress(follow_ups=2, hints=[first.target]))
     if action is CandidateAction.hint:
         assert (second.action, second.target, second.rung) == ("hint", first.target, 1), "the next rung"
-        third = decide(question, state, action, progress(follow_ups=3, max_follow_ups=6, hints=[first.target] * 2))
+        third = decide_at(question, state, action, progress(follow_ups=3, max_follow_ups=6, hints=[first.target] * 2))
         assert third.action == "move_on", "max_hints reached"
     else:
         assert second.action == "move_on", "still stuck after a hint"
@@ -137,18 +143,18 @@ def test_the_hint_goes_to_the_key_point_just_asked_about(question):
     shown = ids_at(question, 1)
     asked = ids_at(question, 2)[0]
     state = assessment_for(question, shown, 1)
-    decision = decide(question, state, CandidateAction.hint, progress(follow_ups=1, probed=[asked]))
+    decision = decide_at(question, state, CandidateAction.hint, progress(follow_ups=1, probed=[asked]))
     assert (decision.action, decision.target) == ("hint", asked)
-    assert decide(question, state, CandidateAction.hint, progress(max_hints=0)).action == "move_on"
+    assert decide_at(question, state, CandidateAction.hint, progress(max_hints=0)).action == "move_on"
 
 
 def test_probes_a_stated_misconception_first(question):
     wrong = question.misconceptions[-1]
     state = assessment_for(question, ids_at(question, 1)[:1], 1, misconceptions=[wrong.id])
-    first = decide(question, state, CandidateAction.answer, progress())
+    first = decide_at(question, state, CandidateAction.answer, progress())
     assert (first.action, first.target) == ("follow_up", wrong.id)
     # Once challenged, the next probe goes to the first part nothing was said on.
-    after = decide(question, state, CandidateAction.answer, progress(follow_ups=1, probed=[wrong.id]))
+    after = decide_at(question, state, CandidateAction.answer, progress(follow_ups=1, probed=[wrong.id]))
     assert (after.action, after.target) == ("follow_up", first_untouched_point(question, ids_at(question, 1)[:1]))
 
 
@@ -162,7 +168,7 @@ def test_untouched_parts_come_before_depth(question):
     assert open_parts[0] == question.parts[0].id
     probed, seen = [], []
     for _ in range(sum(1 for kp in question.key_points if kp.part in open_parts and kp.id not in shown)):
-        decision = decide(
+        decision = decide_at(
             question, state, CandidateAction.answer, progress(follow_ups=len(probed), max_follow_ups=9, probed=probed)
         )
         assert decision.action == "follow_up"
@@ -172,7 +178,7 @@ def test_untouched_parts_come_before_depth(question):
     assert seen == sorted(seen, key=open_parts.index), "in the prompt's order"
     # With the first part answered, the next follow-up goes to the next part, not deeper.
     answered = shown + [kp.id for kp in question.points_of(question.parts[0].id)]
-    later = decide(question, assessment_for(question, answered, 2), CandidateAction.answer, progress())
+    later = decide_at(question, assessment_for(question, answered, 2), CandidateAction.answer, progress())
     assert question.key_point(later.target).part == question.parts[1].id
 
 
@@ -181,20 +187,20 @@ def test_a_partly_said_point_comes_after_the_others(question):
     untouched = untouched_parts(question, set(ids_at(question, 1)))
     # A point the candidate has said something toward counts as touching its part.
     partly = [first_untouched_point(question, ids_at(question, 1))]
-    decision = decide(question, state, CandidateAction.answer, progress(partly=partly))
+    decision = decide_at(question, state, CandidateAction.answer, progress(partly=partly))
     assert question.key_point(decision.target).part == untouched[1].id
 
 
 def test_expert_depth_with_an_untouched_part_asks_that_part(question):
     part = question.parts[-1]
     shown = [kp.id for kp in question.key_points if kp.part != part.id]
-    decision = decide(question, assessment_for(question, shown, 4), CandidateAction.answer, progress())
+    decision = decide_at(question, assessment_for(question, shown, 4), CandidateAction.answer, progress())
     assert decision.action == "follow_up" and question.key_point(decision.target).part == part.id
 
 
 def test_a_request_to_move_on_moves_on(question):
     state = assessment_for(question, ids_at(question, 1), 1)
-    decision = decide(question, state, CandidateAction.answer, progress(heard=Heard.move_on))
+    decision = decide_at(question, state, CandidateAction.answer, progress(heard=Heard.move_on))
     assert (decision.action, decision.why) == ("move_on", "the candidate asked to move on")
 
 
@@ -208,13 +214,13 @@ def test_escalates_to_an_expert_probe_once_depth_is_3(bank, qid):
     state = assessment_for(question, shown, 3)
     open_parts = {p.id for p in untouched_parts(question, set(shown))}
     probed = []
-    decision = decide(question, state, CandidateAction.answer, progress(max_follow_ups=9))
+    decision = decide_at(question, state, CandidateAction.answer, progress(max_follow_ups=9))
     while decision.target in {kp.id for kp in question.key_points}:
         assert question.key_point(decision.target).part in open_parts, "only a part not answered comes first"
         probed.append(decision.target)
-        decision = decide(question, state, CandidateAction.answer, progress(probed=probed, max_follow_ups=9))
+        decision = decide_at(question, state, CandidateAction.answer, progress(probed=probed, max_follow_ups=9))
     assert (decision.action, decision.target) == ("follow_up", "expert:0")
-    second = decide(
+    second = decide_at(
         question, state, CandidateAction.answer, progress(follow_ups=1, probed=[*probed, "expert:0"], max_follow_ups=6)
     )
     if len(question.expert_probes) > 1:
@@ -223,7 +229,7 @@ def test_escalates_to_an_expert_probe_once_depth_is_3(bank, qid):
         assert second.target != "expert:0"
     # At depth 2 there is no expert probe yet: a part not touched (whatever its level), else level 3.
     shallow = assessment_for(question, ids_at(question, 1, 2), 2)
-    early = decide(question, shallow, CandidateAction.answer, progress())
+    early = decide_at(question, shallow, CandidateAction.answer, progress())
     open_parts = {p.id for p in untouched_parts(question, set(ids_at(question, 1, 2)))}
     assert early.target in ids_at(question, 3) or question.key_point(early.target).part in open_parts
 
@@ -259,13 +265,13 @@ def test_never_probes_a_target_twice(data):
         hints=hints,
         partly=data.draw(st.lists(st.sampled_from(kp_ids), unique=True)),
     )
-    decision = decide(question, state, action, prog)
+    decision = decide_at(question, state, action, prog)
     if decision.action == "follow_up":
         assert decision.target not in probed
         assert decision.target in _valid_targets(question, state)
         assert decision.target not in covered, "never a point already shown"
     elif decision.action == "hint":
-        assert prog.hints_given < prog.max_hints, "max_hints per question"
+        assert len(prog.progress.hints) < prog.limits.hints, "max_hints per question"
         assert action is CandidateAction.hint or not hints, "more than one hint only when asked for"
         assert decision.target in {kp.id for kp in question.key_points} - covered
         assert decision.rung == hints.count(decision.target)

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from agent.interview.policy import Progress, decide
+from agent.interview.policy import Limits, decide
 from agent.judge.heads import HEAD_FILE, Heads
 from agent.judge.meaning import open_judge, shared_judge
 from agent.judge.scoring import RubricScorer
-from agent.state import CandidateAction, Flag
+from agent.state import CandidateAction, Flag, QuestionProgress
 from evals.gold import load_gold
 from evals.keypoints import near_duplicates
 from knowledge.bank import load_bank
@@ -32,7 +32,7 @@ def assess(scorer: RubricScorer, qid: str, answer: str):
 
 
 def first_move(qid: str, assessment):
-    return decide(BANK[qid], assessment, CandidateAction.answer, Progress(0, 3, 0, (), False))
+    return decide(BANK[qid], QuestionProgress(assessment=assessment), CandidateAction.answer, Limits(follow_ups=3))
 
 
 ALGO_02_PLAIN = (
