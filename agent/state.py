@@ -246,11 +246,15 @@ class Amended(_Model):
     turn: Turn
 
 
-def record_turns(turns: list[Turn], update: list[Turn] | Amended) -> list[Turn]:
-    """The reducer of `InterviewState.turns`: turns are only ever appended, or the last one amended."""
+def record_turns(turns: list[Turn], update: Turn | Amended | list[Turn]) -> list[Turn]:
+    """The reducer of `InterviewState.turns`: a turn is appended, or the last one amended. A whole
+    list replaces them all: that is what releases before 2026-12-03 wrote, and a checkpoint of theirs
+    may hold such a write that the next resume applies."""
+    if isinstance(update, Turn):
+        return [*turns, update]
     if isinstance(update, Amended):
         return [*turns[:-1], update.turn]
-    return [*turns, *update]
+    return list(update)
 
 
 class InterviewInput(TypedDict):

@@ -129,8 +129,8 @@ def ask(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Li
             heard.value, runtime.context.bank[pending.question], state.get("lang", "en"), spoken, pending.asking, text
         )
         again = pending.model_copy(update={"text": line, "base": pending.asking})
-        return Command(update={"turns": [turn], "pending": again, "spoken": spoken + 1}, goto="ask")
-    return Command(update={"turns": [turn]}, goto="retrieve")
+        return Command(update={"turns": turn, "pending": again, "spoken": spoken + 1}, goto="ask")
+    return Command(update={"turns": turn}, goto="retrieve")
 
 
 def read_reply(action: CandidateAction, text: str, question: Question) -> tuple[CandidateAction, Heard | None]:

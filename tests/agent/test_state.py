@@ -12,11 +12,18 @@ def turn(answer: str, **changes) -> Turn:
 
 def test_turns_are_appended_or_the_last_one_amended():
     first, second = turn("one"), turn("two")
-    turns = record_turns(record_turns([], [first]), [second])
+    turns = record_turns(record_turns([], first), second)
     assert [t.answer for t in turns] == ["one", "two"]
     decided = second.model_copy(update={"target": "clip-the-ratio"})
     amended = record_turns(turns, Amended(turn=decided))
     assert amended == [first, decided] and turns == [first, second], "a new list; the old one is untouched"
+
+
+def test_a_whole_list_written_by_the_earlier_release_replaces_the_turns():
+    """That release's nodes wrote `turns` whole; such a write saved before a kill is applied on resume."""
+    first, second = turn("one"), turn("two")
+    judged = second.model_copy(update={"target": "clip-the-ratio"})
+    assert record_turns([first, second], [first, judged]) == [first, judged]
 
 
 def test_a_session_starts_from_exactly_the_input_schema():

@@ -94,9 +94,9 @@ async def test_the_answer_is_in_state_before_it_is_assessed(graph_driver):
     first = await anext(stream)
     await stream.aclose()
     assert list(first) == ["ask"]
-    turns = first["ask"]["turns"]
-    assert turns[-1].answer == answer
-    assert turns[-1].assessment is None
+    written = first["ask"]["turns"]
+    assert written.answer == answer, "the ask node's own update is the new turn"
+    assert written.assessment is None
     # The checkpoint after the ask node holds the answer and nothing has judged it yet.
     snapshot = driver.snapshot
     assert snapshot.next == ("retrieve",)

@@ -197,7 +197,7 @@ async def test_resume_after_dying_between_a_node_and_the_next_checkpoint(setting
 
         async def put_writes(config, writes, task_id, task_path=""):
             await real_put_writes(config, writes, task_id, task_path)
-            if any(channel == "assessment" for channel, _ in writes):
+            if any(channel == "progress" and value.assessment for channel, value in writes):
                 assessed.append(task_id)
 
         async def put(config, checkpoint, metadata, new_versions):
