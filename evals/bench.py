@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import os
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
@@ -25,24 +23,19 @@ from typing import Any
 
 from agent.interview.events import Prompted, SessionDone
 from agent.text import size
+from evals.bench_process import CLI, BenchError, bench_env, bench_settings, command_line, first_line_s, run_process
+from evals.bench_report import ratio, rounded, summary, targets
 from evals.metrics import percentile
-from knowledge.errors import InputError
-from knowledge.settings import ENV_PREFIX, InterviewSettings, JudgeSettings, KnowledgeSettings, LLMSettings, Settings
+from knowledge.settings import Settings
 
 FIRST_QUESTION = "algo-07"
 BUCKETS = (("<=100", 0, 100), ("<=300", 100, 300), ("<=1000", 300, 1000))
 """Answer length in words (Latin words plus CJK characters / 2, as the scorer counts them)."""
 NEXT_TURN = (Prompted, SessionDone)
 """The events that end a turn: the interviewer speaks again, or the session is over."""
-CLI = (sys.executable, "-c", "from tui.cli import main; main()")
-"""The `rl-interview` entry point in a fresh interpreter (what the console script runs)."""
 IMPORT_FLOOR = (sys.executable, "-c", "import langgraph.graph, chromadb")
 TUI_PROBE = (sys.executable, "-m", "tui.first_frame")
 MAX_PIECES = 400
-
-
-class BenchError(InputError):
-    """A measured command failed; the message names it and ends with its last words on stderr."""
 
 
 @dataclass(frozen=True)
@@ -61,24 +54,6 @@ class BenchPlan:
 
 FULL = BenchPlan("e5", warmup=1, process_runs=5, turn_samples=20, retrieval_queries=60, eval_runs=2)
 QUICK = BenchPlan("hash", warmup=0, process_runs=1, turn_samples=3, retrieval_queries=6, eval_runs=1)
-
-
-# -- figures ---------------------------------------------------------------------------------
-def summary(values: Sequence[float], digits: int) -> dict[str, Any]:
-    return {
-        "p50": _round(percentile(values, 0.5), digits),
-        "p95": _round(percentile(values, 0.95), digits),
-        "n": len(values),
-    }
-
-
-def ratio(ours: float | None, baseline: float | None) -> float | None:
-    """How many times the baseline's figure ours is (below 1: ours is smaller)."""
-    return round(ours / baseline, 2) if ours is not None and baseline else None
-
-
-def _round(value: float | None, digits: int) -> float | None:
-    return None if value is None else round(value, digits)
 
 
 def grow_answer(pieces: Sequence[str], low: float, high: float) -> str | None:
@@ -121,122 +96,6 @@ def length_samples(answers: Sequence[tuple[str, str]], per_bucket: int) -> dict[
     return samples
 
 
-def targets(report: dict[str, Any]) -> list[dict[str, Any]]:
-    """The issue's targets for the offline brain, each with what this run measured."""
-    turns, first = report["turn_latency_ms"], report["first_question_s"]
-    checks = [
-        *(
-            (f"turn p95, answers {name} words", turns[name]["p95"], limit, "ms")
-            for name, limit in (("<=100", 600), ("<=300", 600), ("<=1000", 1500))
-        ),
-        *(
-            (f"turn p95 / embedding floor p95, answers {name} words", turns[name]["over_floor"], 1.5, "x")
-            for name in ("<=100", "<=300", "<=1000")
-            if turns[name].get("over_floor") is not None
-        ),
-        *(
-            (f"first question above the import floor ({front})", first["above_floor_s"][front], 1.0, "s")
-            for front in ("plain", "tui")
-        ),
-        ("retrieval p95", report["retrieval_ms"]["p95"], 50, "ms"),
-        ("no-change rebuild", report["kb_rebuild_s"]["p50"], 2.0, "s"),
-        ("peak RSS of an interview", report["peak_rss_mb"]["interview"], 700, "MB"),
-        ("whole bench", report["setup"]["seconds"], 180, "s"),
-    ]
-    return [
-        {"target": name, "limit": limit, "unit": unit, "measured": value, "ok": value is not None and value <= limit}
-        for name, value, limit, unit in checks
-    ]
-
-
-def table(report: dict[str, Any]) -> str:
-    first, turns, retrieval = report["first_question_s"], report["turn_latency_ms"], report["retrieval_ms"]
-    floor = first["import_floor"]
-    rows = [
-        ("first question, plain (s)", first["plain"], "import floor", floor["p50"], first["ratio"]["plain"]),
-        ("first question, TUI (s)", first["tui"], "import floor", floor["p50"], first["ratio"]["tui"]),
-        ("import floor (s)", floor, "", None, None),
-        *(
-            (f"turn, answers {name} words (ms)", figures, "naive scorer", figures["baseline"]["p50"], figures["ratio"])
-            for name, figures in turns.items()
-        ),
-        *(
-            (f"embedding floor, answers {name} words (ms)", figures["embedding_floor"], "", None, None)
-            for name, figures in turns.items()
-            if figures.get("embedding_floor")
-        ),
-        ("retrieval (ms)", retrieval, "plain dense query", retrieval["baseline"]["p50"], retrieval["ratio"]),
-        ("kb build, cold (s)", {"p50": report["kb_build_s"]}, "", None, None),
-        ("kb rebuild, nothing changed (s)", report["kb_rebuild_s"], "", None, None),
-        (
-            "peak RSS, interview (MB)",
-            {"p50": report["peak_rss_mb"]["interview"]},
-            "import floor",
-            report["peak_rss_mb"]["import_floor"],
-            report["peak_rss_mb"]["ratio"],
-        ),
-        ("whole offline eval (s)", report["eval_s"], "", None, None),
-    ]
-    lines = ["| figure | p50 | p95 | n | baseline | baseline p50 | ours / baseline |", "|---|---|---|---|---|---|---|"]
-    lines += [
-        f"| {name} | {_cell(f.get('p50'))} | {_cell(f.get('p95'))} | {_cell(f.get('n'))} | {who or '-'} | "
-        f"{_cell(base)} | {_cell(times)} |"
-        for name, f, who, base, times in rows
-    ]
-    lines += ["", "| target | limit | measured | |", "|---|---|---|---|"]
-    lines += [
-        f"| {t['target']} | <= {t['limit']} {t['unit']} | {_cell(t['measured'])} | {'ok' if t['ok'] else 'MISSED'} |"
-        for t in report["targets"]
-    ]
-    setup = report["setup"]
-    lines.append(
-        f"\n{setup['cpus']} CPUs, load average {setup['load_average'][0]} before and {setup['load_average'][1]} "
-        f"after; {setup['embedding']} store of {setup['chunks']} chunks; {setup['seconds']} s in all."
-    )
-    return "\n".join(lines)
-
-
-def _cell(value: Any) -> str:
-    return "-" if value is None else str(value)
-
-
-# -- running things --------------------------------------------------------------------------
-@dataclass(frozen=True)
-class ProcessRun:
-    first_line_s: float | None
-    exit_s: float
-    peak_rss_mb: float
-    stdout: str
-
-
-def judge_for(embedding: str) -> str:
-    """The judge a bench runs: by meaning with the real store (e5), by cues with the quick one."""
-    return "e5" if embedding == "e5" else "off"
-
-
-def bench_env(home: Path, embedding: str) -> dict[str, str]:
-    """This environment without the user's own settings, with a home of the bench's own."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(ENV_PREFIX)}
-    return env | {
-        f"{ENV_PREFIX}HOME": str(home),
-        f"{ENV_PREFIX}CONFIG": str(home / "no-config.toml"),
-        f"{ENV_PREFIX}KNOWLEDGE__EMBEDDING": embedding,
-        f"{ENV_PREFIX}JUDGE__EMBEDDING": judge_for(embedding),
-    }
-
-
-def bench_settings(home: Path, embedding: str) -> Settings:
-    """The same as `bench_env`, for this process: every field given, so nothing else leaks in."""
-    return Settings(
-        home=home,
-        chroma_url=None,
-        knowledge=KnowledgeSettings(embedding=embedding),
-        llm=LLMSettings(),
-        interview=InterviewSettings(),
-        judge=JudgeSettings(embedding=judge_for(embedding)),
-    )
-
-
 def embedding_floor_ms(answer: str) -> float | None:
     """The time to embed the answer's sentences once, in one batch, with a fresh cache: what the
     judge by meaning cannot avoid, and the floor its turn is compared with."""
@@ -250,73 +109,6 @@ def embedding_floor_ms(answer: str) -> float | None:
     started = time.perf_counter()
     embed(content)
     return (time.perf_counter() - started) * 1000
-
-
-def run_process(args: Sequence[str], env: dict[str, str], stdin: str = "") -> ProcessRun:
-    """Run to the end; times from just before the start to its first line on stdout and to its exit."""
-    with tempfile.TemporaryFile() as stderr:
-        started = time.perf_counter()
-        proc = subprocess.Popen(args, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr)
-        assert proc.stdin is not None and proc.stdout is not None  # both opened with PIPE
-        try:
-            proc.stdin.write(stdin.encode())
-            proc.stdin.close()
-        except BrokenPipeError:
-            pass  # it stopped reading; its exit status tells whether that was a failure
-        watcher = PeakMemory(proc.pid)
-        first = proc.stdout.readline()
-        first_s = time.perf_counter() - started if first else None
-        rest = proc.stdout.read()
-        peak_mb = watcher.stop()
-        _, status, _ = os.wait4(proc.pid, 0)
-        exit_s = time.perf_counter() - started
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        if proc.returncode != 0:
-            stderr.seek(0)
-            last = " / ".join(stderr.read().decode(errors="replace").strip().splitlines()[-3:])
-            raise BenchError(f"`{_shown(args)}` exited with status {proc.returncode}: {last or 'no message'}")
-    return ProcessRun(first_s, exit_s, peak_mb, (first + rest).decode(errors="replace"))
-
-
-class PeakMemory:
-    """The child's own peak resident memory (VmHWM), sampled while it runs. Its ru_maxrss would not
-    do: Linux carries the parent's high-water mark over fork and exec, so under a large parent (a
-    test runner) every child would seem at least as large as the parent."""
-
-    def __init__(self, pid: int, every_s: float = 0.02):
-        self.path = Path(f"/proc/{pid}/status")
-        self.peak_kb = 0
-        self._done = threading.Event()
-        self._thread = threading.Thread(target=self._sample, args=(every_s,), daemon=True)
-        self._thread.start()
-
-    def _sample(self, every_s: float) -> None:
-        while not self._done.is_set():
-            try:
-                for line in self.path.read_text().splitlines():
-                    if line.startswith("VmHWM:"):
-                        self.peak_kb = max(self.peak_kb, int(line.split()[1]))
-            except (OSError, ValueError):
-                return  # the process has exited (or is a zombie without memory figures)
-            self._done.wait(every_s)
-
-    def stop(self) -> float:
-        """Once the child has closed its output (it is exiting): a high-water mark only grows, so the
-        last sample is its peak."""
-        self._done.set()
-        self._thread.join(timeout=5)
-        return self.peak_kb / 1024
-
-
-def _shown(args: Sequence[str]) -> str:
-    return "rl-interview " + " ".join(args[3:]) if tuple(args[:3]) == CLI else " ".join(args)
-
-
-def first_line_s(args: Sequence[str], env: dict[str, str]) -> float:
-    run = run_process(args, env)
-    if run.first_line_s is None:
-        raise BenchError(f"`{_shown(args)}` printed nothing")
-    return run.first_line_s
 
 
 def first_question(plan: BenchPlan, work: Path) -> dict[str, Any]:
@@ -411,7 +203,7 @@ async def turn_latency(
             floor = summary(floors, 1) if floors else None
             out[name] = {
                 **figures,
-                "words_p50": _round(percentile([size(a) for _, a in answers], 0.5), 0),
+                "words_p50": rounded(percentile([size(a) for _, a in answers], 0.5), 0),
                 "baseline": {"p50": baseline["p50"], "p95": baseline["p95"]},
                 "ratio": ratio(figures["p50"], baseline["p50"]),
                 "embedding_floor": floor,
@@ -456,7 +248,7 @@ def peak_rss_mb(home: Path, embedding: str, answers: Sequence[tuple[str, str]]) 
         stdin += " ".join(answer.split()) + "\n\n/skip\n"  # one line each: an empty line ends an answer
     run = run_process(args, bench_env(home, embedding), stdin + "/end\n")
     if '"session_done"' not in run.stdout:
-        raise BenchError(f"`{_shown(args)}` did not finish its session")
+        raise BenchError(f"`{command_line(args)}` did not finish its session")
     return round(run.peak_rss_mb, 1)
 
 
@@ -536,24 +328,3 @@ def llm_bench(model: str, api_base: str | None) -> dict[str, Any]:
     llm = load_settings(**llm_overrides(model, api_base)).llm
     with tempfile.TemporaryDirectory(prefix="rl-interview-bench-") as home:
         return run_llm_bench(llm, Path(home))
-
-
-def llm_table(report: dict[str, Any]) -> str:
-    rows = [
-        (name, report[key])
-        for name, key in (
-            ("turn (ms)", "turn_ms"),
-            ("inside model calls (ms)", "model_ms"),
-            ("interviewer overhead (ms)", "overhead_ms"),
-            ("first streamed token (ms)", "first_token_ms"),
-        )
-        if report[key]
-    ]
-    lines = [
-        f"model {report['model']}: at most {report['calls_per_turn_max']} calls per turn; "
-        f"{report['turns_scored_offline']} turn(s) scored offline",
-        "| figure | p50 | p95 | n |",
-        "|---|---|---|---|",
-    ]
-    lines += [f"| {name} | {f['p50']} | {f['p95']} | {f['n']} |" for name, f in rows]
-    return "\n".join(lines)

@@ -21,8 +21,9 @@ import yaml
 
 from agent.brains.brain import Brain
 from agent.brains.wording import respond
-from agent.interview.graph import judge_reply, next_decision, read_reply
+from agent.interview.graph import next_decision
 from agent.interview.policy import Limits
+from agent.interview.replies import judge_reply, read_reply
 from agent.interview.retrieval import Retriever
 from agent.state import CandidateAction, Decision, Heard, QuestionProgress, Turn
 from agent.text import CJK_CHAR, WORD

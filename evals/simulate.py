@@ -212,16 +212,7 @@ def _inspect_question(
     max_hints: int,
     protest_openings: set[str],
 ) -> None:
-    point_ids = {kp.id for kp in question.key_points}
-    asked = [s.turn for s in steps if s.turn.kind != "ask" and not s.reply]
-    run.check("follow-ups within the budget", len(asked) <= max_follow_ups, f"{question.id}: {len(asked)} follow-ups")
-    targets = [t.target for t in asked if t.kind == "follow_up"]
-    run.check("no target asked twice", len(targets) == len(set(targets)), f"{question.id}: {targets}")
-    hints = [t for t in asked if t.kind == "hint"]
-    run.check("hints within max_hints", len(hints) <= max_hints, f"{question.id}: {len(hints)} hints")
-    for a, b in itertools.pairwise(hints):
-        if a.target == b.target:
-            run.check("hints climb the ladder", a.asked != b.asked, f"{question.id}: the same hint twice")
+    _inspect_budget(run, question, steps, max_follow_ups, max_hints)
     said: list[str] = []
     first_follow_up = True
     for i, step in enumerate(steps):
@@ -233,38 +224,10 @@ def _inspect_question(
             for e in turn.assessment.covered:
                 if e.key_point in turn.assessment.new:
                     run.check("what is shown after a hint is marked", e.hinted, f"{question.id}/{e.key_point}")
-        assessment, decision = turn.assessment, turn.decision
-        if assessment is None or decision is None:
+        decision = turn.decision
+        if turn.assessment is None or decision is None:
             continue
-        if decision.action in ("follow_up", "hint") and decision.target in point_ids:
-            run.check(
-                "no target asked after it was shown",
-                decision.target not in {e.key_point for e in assessment.covered},
-                f"{question.id}: {decision.target}",
-            )
-        probed = {s.turn.target for s in steps[: i + 1] if s.turn.kind != "ask"} | {
-            s.turn.decision.target for s in steps[:i] if s.turn.decision
-        }
-        open_wrong = [m.misconception for m in assessment.misconceptions if m.misconception not in probed]
-        if open_wrong and decision.action == "follow_up":
-            run.check(
-                "misconceptions challenged within one turn",
-                decision.target in open_wrong,
-                f"{question.id}: {open_wrong}",
-            )
-        if decision.action == "follow_up" and len(question.parts) > 1 and not open_wrong:
-            covered = {e.key_point for e in assessment.covered}
-            attended = set(partly_said(question, assessment, [s.turn for s in steps[: i + 1]]))
-            untouched = [
-                p.id
-                for p in untouched_parts(question, covered, attended)
-                if any(kp.id in assessment.missed and kp.id not in probed for kp in question.points_of(p.id))
-            ]
-            part = question.key_point(decision.target).part if decision.target in point_ids else None
-            ok = not untouched or part in untouched
-            run.check("every part touched before depth", ok, f"{question.id}: {decision.target} before {untouched}")
-            if first_follow_up:
-                run.check("first follow-up on an untouched part", ok, f"{question.id}: {decision.target}")
+        _inspect_target(run, question, steps, i, first_follow_up)
         first_follow_up = first_follow_up and decision.action != "follow_up"
         if same and after is not None and after["kind"] in ("follow_up", "hint"):
             _inspect_quotes(run, question, after["text"], " ".join(said))
@@ -276,6 +239,56 @@ def _inspect_question(
                 hint_gives_nothing_away(after["text"], point.statement),
                 f"{question.id}/{point.id}: {after['text'][:80]}",
             )
+
+
+def _inspect_budget(
+    run: SessionRun, question: Question, steps: list[Step], max_follow_ups: int, max_hints: int
+) -> None:
+    """Follow-ups and hints within their limits, no probe twice, every hint a rung higher."""
+    asked = [s.turn for s in steps if s.turn.kind != "ask" and not s.reply]
+    run.check("follow-ups within the budget", len(asked) <= max_follow_ups, f"{question.id}: {len(asked)} follow-ups")
+    targets = [t.target for t in asked if t.kind == "follow_up"]
+    run.check("no target asked twice", len(targets) == len(set(targets)), f"{question.id}: {targets}")
+    hints = [t for t in asked if t.kind == "hint"]
+    run.check("hints within max_hints", len(hints) <= max_hints, f"{question.id}: {len(hints)} hints")
+    for a, b in itertools.pairwise(hints):
+        if a.target == b.target:
+            run.check("hints climb the ladder", a.asked != b.asked, f"{question.id}: the same hint twice")
+
+
+def _inspect_target(run: SessionRun, question: Question, steps: list[Step], i: int, first_follow_up: bool) -> None:
+    """What the decision after step `i` targets: nothing already shown, a stated misconception at
+    once, and an untouched part of the question before depth within a part."""
+    assessment, decision = steps[i].turn.assessment, steps[i].turn.decision
+    assert assessment is not None and decision is not None
+    point_ids = {kp.id for kp in question.key_points}
+    if decision.action in ("follow_up", "hint") and decision.target in point_ids:
+        run.check(
+            "no target asked after it was shown",
+            decision.target not in {e.key_point for e in assessment.covered},
+            f"{question.id}: {decision.target}",
+        )
+    probed = {s.turn.target for s in steps[: i + 1] if s.turn.kind != "ask"} | {
+        s.turn.decision.target for s in steps[:i] if s.turn.decision
+    }
+    open_wrong = [m.misconception for m in assessment.misconceptions if m.misconception not in probed]
+    if open_wrong and decision.action == "follow_up":
+        run.check(
+            "misconceptions challenged within one turn", decision.target in open_wrong, f"{question.id}: {open_wrong}"
+        )
+    if decision.action == "follow_up" and len(question.parts) > 1 and not open_wrong:
+        covered = {e.key_point for e in assessment.covered}
+        attended = set(partly_said(question, assessment, [s.turn for s in steps[: i + 1]]))
+        untouched = [
+            p.id
+            for p in untouched_parts(question, covered, attended)
+            if any(kp.id in assessment.missed and kp.id not in probed for kp in question.points_of(p.id))
+        ]
+        part = question.key_point(decision.target).part if decision.target in point_ids else None
+        ok = not untouched or part in untouched
+        run.check("every part touched before depth", ok, f"{question.id}: {decision.target} before {untouched}")
+        if first_follow_up:
+            run.check("first follow-up on an untouched part", ok, f"{question.id}: {decision.target}")
 
 
 def _inspect_heard(run: SessionRun, question: Question, step: Step, same: bool, protest_openings: set[str]) -> None:

@@ -1,13 +1,16 @@
-"""Reading source documents for the knowledge store, refusing bad ones with one clear reason."""
+"""Reading source documents for the knowledge store (refusing bad ones with one clear reason), and
+the rows their chunks are stored as."""
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from knowledge.bank import NOTES_DIR, QUESTION_LINE
+from knowledge.chunking import chunk_text
 from knowledge.errors import InputError
 
 
@@ -79,3 +82,56 @@ def discover(sources: Iterable[Path]) -> tuple[list[Path], list[str]]:
 
 def default_sources() -> list[Path]:
     return [NOTES_DIR]
+
+
+@dataclass
+class Found:
+    """The documents under some sources, by key (the first of two files with one key wins)."""
+
+    documents: dict[str, Document] = field(default_factory=dict)
+    unreadable: set[str] = field(default_factory=set)
+    """Keys of files that could not be read: what a store keeps of them is left as it was."""
+    skipped: list[str] = field(default_factory=list)
+    """Why each left-out file was left out."""
+
+
+def read_documents(sources: Iterable[Path], max_bytes: int) -> Found:
+    files, skipped = discover(sources)
+    found = Found(skipped=skipped)
+    for path in files:
+        try:
+            doc = read_document(path, max_bytes)
+        except DocumentError as exc:
+            found.skipped.append(str(exc))
+            found.unreadable.add(source_key(path))
+            continue
+        found.documents.setdefault(doc.key, doc)
+    return found
+
+
+@dataclass(frozen=True)
+class ChunkRow:
+    """One chunk as the collection stores it."""
+
+    id: str
+    text: str
+    embed_text: str
+    metadata: dict[str, Any]
+
+
+def chunk_rows(doc: Document, chunk_tokens: int) -> list[ChunkRow]:
+    return [
+        ChunkRow(
+            id=f"{doc.sha256[:16]}:{chunk.index}:{doc.key}",
+            text=chunk.text,
+            embed_text=chunk.embed_text,
+            metadata={
+                "source": doc.key,
+                "sha256": doc.sha256,
+                "heading": chunk.heading,
+                "question_id": doc.question_id or "",
+                "chunk": chunk.index,
+            },
+        )
+        for chunk in chunk_text(doc.text, chunk_tokens, title=doc.title)
+    ]

@@ -33,8 +33,8 @@ except ImportError:  # Windows: no advisory locks; one process at a time, as Chr
 import numpy as np
 
 from knowledge.bank import user_note_files
-from knowledge.chunking import chunk_text, opening
-from knowledge.documents import Document, DocumentError, default_sources, discover, read_document, source_key
+from knowledge.chunking import opening
+from knowledge.documents import chunk_rows, default_sources, read_documents
 from knowledge.embeddings import make_embedding
 from knowledge.errors import InputError
 from knowledge.settings import Settings
@@ -221,17 +221,8 @@ class KnowledgeStore:
     ) -> BuildReport:
         started = time.perf_counter()
         report = BuildReport()
-        files, report.skipped = discover(self.sources(extra_sources))
-        documents: dict[str, Document] = {}
-        unreadable: set[str] = set()
-        for path in files:
-            try:
-                doc = read_document(path, int(self.settings.knowledge.max_file_mb * 1e6))
-            except DocumentError as exc:
-                report.skipped.append(str(exc))
-                unreadable.add(source_key(path))
-                continue
-            documents.setdefault(doc.key, doc)
+        found = read_documents(self.sources(extra_sources), int(self.settings.knowledge.max_file_mb * 1e6))
+        documents, unreadable, report.skipped = found.documents, found.unreadable, found.skipped
         if rebuild:
             with self._locked(exclusive=True):
                 self._reset()
@@ -241,33 +232,19 @@ class KnowledgeStore:
         removed = [key for key in existing if key not in documents and key not in unreadable]
         report.unchanged_files = len(documents) - len(changed)
 
-        ids, texts, metadatas, embed_inputs = [], [], [], []
-        for doc in changed:
-            for chunk in chunk_text(doc.text, self.settings.knowledge.chunk_tokens, title=doc.title):
-                ids.append(f"{doc.sha256[:16]}:{chunk.index}:{doc.key}")
-                texts.append(chunk.text)
-                embed_inputs.append(chunk.embed_text)
-                metadatas.append(
-                    {
-                        "source": doc.key,
-                        "sha256": doc.sha256,
-                        "heading": chunk.heading,
-                        "question_id": doc.question_id or "",
-                        "chunk": chunk.index,
-                    }
-                )
-        vectors = self._embed_all(embed_inputs, progress)
+        rows = [row for doc in changed for row in chunk_rows(doc, self.settings.knowledge.chunk_tokens)]
+        vectors = self._embed_all([r.embed_text for r in rows], progress)
 
         with self._locked(exclusive=True):
             for key in [*removed, *(doc.key for doc in changed)]:
                 collection.delete(where={"source": key})
-            for start in range(0, len(ids), 256):
-                end = start + 256
+            for start in range(0, len(rows), 256):
+                batch = rows[start : start + 256]
                 collection.add(
-                    ids=ids[start:end],
-                    documents=texts[start:end],
-                    metadatas=metadatas[start:end],
-                    embeddings=vectors[start:end],
+                    ids=[r.id for r in batch],
+                    documents=[r.text for r in batch],
+                    metadatas=[r.metadata for r in batch],
+                    embeddings=vectors[start : start + 256],
                 )
             kept = {k: v for k, v in (collection.metadata or {}).items() if not k.startswith("hnsw:")}
             self._generation = uuid.uuid4().hex
@@ -280,7 +257,7 @@ class KnowledgeStore:
             )
         report.embedded_files = [doc.key for doc in changed]
         report.removed_files = removed
-        report.chunks_embedded = len(ids)
+        report.chunks_embedded = len(rows)
         report.seconds = time.perf_counter() - started
         self._corpus = self._lexical = None
         return report

@@ -20,24 +20,21 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command, interrupt
 
 from agent.brains.brain import Brain
-from agent.brains.listening import HINT_AGAIN, hear, partly_said, recall, strip_meta
+from agent.brains.listening import partly_said
 from agent.brains.parts import part_coverage
 from agent.brains.wording import claim_quote, probe_text, respond
 from agent.interview.events import Prompted, Reply
 from agent.interview.policy import Limits, decide
+from agent.interview.replies import has_content, judge_reply, mark_hinted, read_reply, unchanged
 from agent.interview.retrieval import Retriever
-from agent.judge.scoring import depth_of, reason_for
 from agent.state import (
     Amended,
     Assessment,
     CandidateAction,
     Decision,
-    Evidence,
-    Flag,
     Heard,
     InterviewInput,
     InterviewState,
-    ModelUse,
     Pending,
     QuestionProgress,
     QuestionSummary,
@@ -45,7 +42,6 @@ from agent.state import (
     Turn,
     progress_of,
 )
-from agent.text import HINT_REQUEST
 from knowledge.bank import Bank
 from knowledge.models import Question
 
@@ -133,19 +129,6 @@ def ask(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Li
     return Command(update={"turns": turn}, goto="retrieve")
 
 
-def read_reply(action: CandidateAction, text: str, question: Question) -> tuple[CandidateAction, Heard | None]:
-    """What a reply asks of the interviewer: a short plea for a hint is a hint request, "next
-    question" alone a skip; otherwise what `hear` recognised besides the answer (or None)."""
-    if action is not CandidateAction.answer:
-        return action, None
-    if (HINT_REQUEST.search(text) or HINT_AGAIN.search(text)) and len(text) < 80:
-        return CandidateAction.hint, None
-    heard = hear(text, question)
-    if heard.heard is Heard.move_on and not heard.content:
-        return CandidateAction.skip, heard.heard
-    return action, heard.heard
-
-
 def retrieve(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Literal["assess"]]:
     """Reference material for the question, and the chunks closest to what the candidate said."""
     qid = _pending(state).question
@@ -172,7 +155,7 @@ async def assess(state: InterviewState, runtime: Runtime[InterviewContext]) -> C
     assessment = await judge_reply(brain, question, turn, prior, on_question[:-1])
     if has_content(turn):
         remembered = {"brain_memory": brain.remember()}
-    assessment = _mark_hinted(assessment, turn, progress.hints)
+    assessment = mark_hinted(assessment, turn, progress.hints)
     gained = assessment.depth > (prior.depth if prior else 0) or bool(assessment.new)
     stalls = 0 if gained or turn.kind == "ask" else progress.stalls + 1
     _emit(
@@ -195,80 +178,6 @@ async def assess(state: InterviewState, runtime: Runtime[InterviewContext]) -> C
             **remembered,
         },
         goto="decide",
-    )
-
-
-def has_content(turn: Turn) -> bool:
-    """Is there anything in the reply for the brain to judge (not a key action, not a bare protest)?"""
-    content = strip_meta(turn.answer).strip()
-    if turn.action is CandidateAction.hint:
-        return bool(content)
-    return turn.action is CandidateAction.answer and (turn.heard is not Heard.already_said or bool(content))
-
-
-async def judge_reply(
-    brain: Brain, question: Question, turn: Turn, prior: Assessment | None, earlier: list[Turn]
-) -> Assessment:
-    """The question's assessment after `turn`: the brain judges the reply's content (its talk about
-    the conversation left out); "I already said that" credits the target from `earlier` answers."""
-    if has_content(turn):
-        assessment = await brain.assess(question, strip_meta(turn.answer), prior)
-    else:
-        assessment = _unchanged(question, prior, turn.action)
-    if turn.heard is Heard.already_said:
-        assessment = _credit_recalled(question, assessment, turn.target, earlier)
-    return assessment
-
-
-def _unchanged(question: Question, prior: Assessment | None, action: CandidateAction) -> Assessment:
-    """A turn with nothing to judge (a hint request, a skip, "I don't know"): no model was asked."""
-    flags = [Flag.dont_know] if action is CandidateAction.idk else []
-    if prior:
-        return prior.model_copy(
-            update={"answer_depth": 0, "new": [], "misconceptions": [], "flags": flags, **ModelUse().model_dump()}
-        )
-    return Assessment(
-        question=question.id,
-        depth=0,
-        answer_depth=0,
-        flags=flags,
-        reason="Depth 0 (nothing shown yet).",
-        missed=question.missed(),
-    )
-
-
-def _credit_recalled(question: Question, assessment: Assessment, target: str | None, earlier: list[Turn]) -> Assessment:
-    """On "I already said that": credit the target from the earlier answers when they bear it out."""
-    if target not in assessment.missed:
-        return assessment
-    found = recall(question, target, earlier)
-    if found is None:
-        return assessment
-    covered = [*assessment.covered, found]
-    missed = [kp for kp in assessment.missed if kp != target]
-    depth = max(assessment.depth, depth_of(question, covered, True))
-    return assessment.model_copy(
-        update={
-            "covered": covered,
-            "missed": missed,
-            "new": [*assessment.new, target],
-            "depth": depth,
-            "near_misses": [e for e in assessment.near_misses if e.key_point != target],
-            "reason": reason_for(question, depth, covered, missed, list(assessment.flags)),
-        }
-    )
-
-
-def _mark_hinted(assessment: Assessment, turn: Turn, hints: tuple[str, ...]) -> Assessment:
-    """What this answer shows in reply to a hint, or toward a point hinted at, is shown with a hint."""
-
-    def hinted(e: Evidence) -> bool:
-        return e.key_point in assessment.new and (turn.kind == "hint" or e.key_point in hints)
-
-    if not any(hinted(e) for e in assessment.covered):
-        return assessment
-    return assessment.model_copy(
-        update={"covered": [e.model_copy(update={"hinted": True}) if hinted(e) else e for e in assessment.covered]}
     )
 
 
@@ -350,7 +259,7 @@ def close(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[
     summaries = state["summaries"]
     progress = progress_of(state)
     if turns:
-        assessment = progress.assessment or _unchanged(bank[qid], None, CandidateAction.skip)
+        assessment = progress.assessment or unchanged(bank[qid], None, CandidateAction.skip)
         all_misconceptions = {m.misconception: m for t in turns if t.assessment for m in t.assessment.misconceptions}
         summary = QuestionSummary(
             question=qid,

@@ -7,19 +7,9 @@ import pytest
 from typer.testing import CliRunner
 
 from agent.text import size
-from evals.bench import (
-    BUCKETS,
-    QUICK,
-    BenchError,
-    bench_env,
-    grow_answer,
-    length_samples,
-    ratio,
-    run_process,
-    spread,
-    summary,
-    targets,
-)
+from evals.bench import BUCKETS, QUICK, grow_answer, length_samples, spread
+from evals.bench_process import BenchError, bench_env, run_process
+from evals.bench_report import ratio, summary, targets
 
 
 def words(n: int, word: str = "clip") -> str:

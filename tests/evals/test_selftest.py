@@ -7,31 +7,35 @@ import pytest
 
 from agent.judge.scoring import RubricScorer
 from agent.state import Assessment
-from evals import selftest
+from evals.selftest import Suite, render
+from evals.selftest.adversarial import adversarial_answers, adversarial_suite
+from evals.selftest.bad_input import bad_input_suite, malformed_files
+from evals.selftest.crash import crash_suite
+from evals.selftest.provider import provider_suites
 from knowledge.bank import load_bank
 
 BANK = load_bank()
 
 
-def assert_clean(suite: selftest.Suite, tried: int) -> None:
+def assert_clean(suite: Suite, tried: int) -> None:
     assert suite.tried == tried, suite.as_dict()
     assert (suite.failures, suite.survived) == (0, tried), suite.as_dict()
     assert suite.as_dict()[suite.failure_label] == 0
 
 
 def test_bad_input_suite_survives_random_answers_and_names_every_malformed_file():
-    suite = selftest.bad_input_suite(BANK, answers=120, seed=7)
-    assert_clean(suite, 120 + len(selftest._malformed_files()))
+    suite = bad_input_suite(BANK, answers=120, seed=7)
+    assert_clean(suite, 120 + len(malformed_files()))
     assert suite.failure_label == "crashes"
 
 
 def test_adversarial_suite_holds_every_answer_to_the_scale():
-    answers = selftest.adversarial_answers()
+    answers = adversarial_answers()
     kinds = {a["kind"] for a in answers}
     assert kinds == {"injection", "keyword-list"}
     assert sum(a["kind"] == "injection" for a in answers) >= 30
     assert sum(a["kind"] == "keyword-list" for a in answers) >= 20
-    assert_clean(selftest.adversarial_suite(BANK), len(answers))
+    assert_clean(adversarial_suite(BANK), len(answers))
 
 
 def test_a_scorer_that_obeys_injections_is_counted_as_mis_scoring(monkeypatch):
@@ -41,8 +45,8 @@ def test_a_scorer_that_obeys_injections_is_counted_as_mis_scoring(monkeypatch):
         return real_assess(self, question, answer, prior).model_copy(update={"depth": 4})
 
     monkeypatch.setattr(RubricScorer, "assess", obeying)
-    suite = selftest.adversarial_suite(BANK)
-    assert suite.failures == suite.tried == len(selftest.adversarial_answers())
+    suite = adversarial_suite(BANK)
+    assert suite.failures == suite.tried == len(adversarial_answers())
     assert suite.survived == 0 and suite.notes
 
 
@@ -51,35 +55,35 @@ def test_a_crashing_scorer_is_counted_not_raised(monkeypatch):
         raise ValueError("boom")
 
     monkeypatch.setattr(RubricScorer, "assess", crash)
-    suite = selftest.bad_input_suite(BANK, answers=10, seed=1)
+    suite = bad_input_suite(BANK, answers=10, seed=1)
     assert suite.failures == 10
     assert "ValueError: boom" in suite.notes[0]
 
 
 @pytest.mark.slow
 def test_provider_faults_lose_no_turn_and_an_obeying_model_is_overruled():
-    faults, obeying = selftest.provider_suites(BANK)
+    faults, obeying = provider_suites(BANK)
     assert_clean(faults, 6)  # timeout, 429, 500, invalid JSON, cut stream, provider down
     assert faults.failure_label == "turns lost"
-    assert_clean(obeying, len(selftest.adversarial_answers()))
+    assert_clean(obeying, len(adversarial_answers()))
     assert obeying.failure_label == "mis-scored"
 
 
 @pytest.mark.slow
 def test_crash_suite_with_two_kill_points_loses_no_answer():
-    suite = selftest.crash_suite(kill_points=2)
+    suite = crash_suite(kill_points=2)
     assert_clean(suite, 2)
     assert suite.failure_label == "turns lost"
 
 
 def test_the_table_shows_each_suite_with_its_must_be_zero_figure():
     suites = [
-        selftest.adversarial_suite(BANK),
-        selftest.Suite("crash", tried=3, survived=2, failures=1, failure_label="turns lost", notes=["lost one"]),
+        adversarial_suite(BANK),
+        Suite("crash", tried=3, survived=2, failures=1, failure_label="turns lost", notes=["lost one"]),
     ]
-    table = selftest.render(suites).splitlines()
+    table = render(suites).splitlines()
     assert table[0] == "| suite | tried | survived | must be 0 |"
-    tried = len(selftest.adversarial_answers())
+    tried = len(adversarial_answers())
     assert f"| adversarial (offline brain) | {tried} | {tried} | mis-scored: 0 |" in table
     assert "| crash | 3 | 2 | turns lost: 1 |" in table
     assert "- crash: lost one" in table

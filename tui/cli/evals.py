@@ -95,7 +95,13 @@ def eval_command(
     if explain:
         out.print(explanation(report), markup=False, soft_wrap=True)
     report["problems"] = problems
-    folder = out_dir or settings.home / "evals" / datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    _publish(report, out_dir or settings.home / "evals" / datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ"), as_json)
+    if problems:
+        raise typer.Exit(EXIT_SKIPPED)
+
+
+def _publish(report: dict, folder: Path, as_json: bool) -> None:
+    """The gold eval's report, in Markdown and JSON in `folder`, and on stdout (its table, or JSON)."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "report.md").write_text(markdown(report), encoding="utf-8")
     (folder / "report.json").write_text(json.dumps(report, ensure_ascii=False, indent=2), encoding="utf-8")
@@ -104,8 +110,6 @@ def eval_command(
     else:
         out.print(table(report), markup=False, soft_wrap=True)
         out.print(f"\nreport: {folder / 'report.md'}", markup=False)
-    if problems:
-        raise typer.Exit(EXIT_SKIPPED)
 
 
 def _labelled_points(per_turn, transcripts):
@@ -270,8 +274,9 @@ def bench_command(
     api_base: Annotated[str | None, typer.Option("--api-base", help="With --model: the provider's base URL.")] = None,
 ) -> None:
     """Measure speed and memory on this machine, each figure next to a naive baseline (about 3 minutes)."""
-    from evals.bench import FULL, QUICK, llm_bench, llm_table, run_bench
-    from evals.bench import table as bench_table
+    from evals.bench import FULL, QUICK, llm_bench, run_bench
+    from evals.bench_report import llm_table
+    from evals.bench_report import table as bench_table
 
     if model:
         report = llm_bench(model, api_base)

@@ -22,6 +22,7 @@ and the rubric's level logic.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 from agent.judge.meaning import MeaningJudge
 from agent.judge.scoring import (
@@ -136,6 +137,20 @@ dev correct-model replay: 75.8% of correct verdicts kept with no slack, 86.9% wi
 with no floor at all."""
 
 
+@dataclass
+class _Verified:
+    """The model's claims that the candidate's words bear out."""
+
+    evidence: dict[str, Evidence] = field(default_factory=dict)
+    misconceptions: list[MisconceptionHit] = field(default_factory=list)
+    mentioned: bool = False
+    """Something on the rubric is shown (by a verified claim, partial ones included, or offline)."""
+    engaged: bool = False
+    """One of the model's own key-point claims was verified: it has read the answer."""
+    dropped: int = 0
+    """Claims whose quote is not in the answer, or does not bear the point out."""
+
+
 def verified_assessment(
     question: Question,
     answer: str,
@@ -149,56 +164,14 @@ def verified_assessment(
     flags = list(prepared.flags)
     readable = bool(prepared.text.strip()) and not is_gibberish(prepared.text)
     finder = QuoteFinder(prepared.content if readable else [])
-    levels = {kp.id: kp.level for kp in question.key_points}
-    evidence: dict[str, Evidence] = {}
-    mentioned = False
-    engaged = False
-    dropped = 0
-    uses: dict[str, int] = {}
     # An answer that talks to the grader may have talked the model round too: then only claims the
     # rubric's own cues confirm in the quoted sentence are accepted.
     manipulated = Flag.grader_instruction in prepared.flags
-    for claim in verdict.key_points:
-        if claim.status == "missing" or claim.id not in levels or claim.id in evidence:
-            continue
-        sentence = finder.find(claim.quote)
-        point = question.key_point(claim.id)
-        if (
-            sentence is None
-            or not anchored(question, point, sentence, judge)
-            or (manipulated and not find_cue(normalise(sentence), point.cues.all()))
-            or uses.get(sentence, 0) >= MAX_POINTS_PER_SENTENCE
-        ):
-            dropped += 1
-            continue
-        uses[sentence] = uses.get(sentence, 0) + 1
-        mentioned = engaged = True
-        if claim.status == "covered":
-            evidence[claim.id] = Evidence(key_point=claim.id, level=levels[claim.id], quote=sentence, how="llm")
-
-    corrections = {m.id: m.correction for m in question.misconceptions}
-    misconceptions: list[MisconceptionHit] = []
-    for wrong in verdict.misconceptions:
-        if wrong.id not in corrections or any(m.misconception == wrong.id for m in misconceptions):
-            continue
-        sentence = finder.find(wrong.quote)
-        if sentence is None:
-            dropped += 1
-            continue
-        misconceptions.append(
-            MisconceptionHit(misconception=wrong.id, quote=sentence, correction=corrections[wrong.id])
-        )
-
+    verified = _verified_points(question, verdict, finder, judge, manipulated)
+    _verify_misconceptions(question, verdict, finder, verified)
     if offline is not None:
-        # The offline reading stands where the model named no wrong claim in the same sentence.
-        challenged = {m.quote for m in misconceptions}
-        for found in offline.covered:
-            if found.key_point in offline.new and found.key_point not in evidence and found.quote not in challenged:
-                evidence[found.key_point] = found
-                mentioned = True
-        known = {m.misconception for m in misconceptions}
-        misconceptions += [m for m in offline.misconceptions if m.misconception not in known]
-
+        _keep_offline_reading(offline, verified)
+    evidence, misconceptions = verified.evidence, verified.misconceptions
     keyword_list = bool(evidence) and (is_keyword_list(prepared.content) or Flag.keyword_list.value in verdict.flags)
     evidence, capped = cap_to_recall(evidence, flags, keyword_list, bool(misconceptions))
     if not prepared.text.strip():
@@ -206,18 +179,18 @@ def verified_assessment(
             flags.append(Flag.empty)
     elif not readable:
         flags.append(Flag.gibberish)
-    elif not mentioned:
+    elif not verified.mentioned:
         said = [f for f in verdict.flags if f in NOTHING_SHOWN_FLAGS]
         flags.append(Flag(said[0]) if said else Flag.off_topic)
 
     cap = 1 if capped else 4
-    slack = FLOOR_SLACK if engaged else 0
+    slack = FLOOR_SLACK if verified.engaged else 0
     floor = max(offline.answer_depth - slack, 0) if offline is not None and not capped else 0
-    answer_depth = max(
-        min(verdict.depth, depth_of(question, list(evidence.values()), mentioned, BOUND_RULE), cap), floor
-    )
+    bound = depth_of(question, list(evidence.values()), verified.mentioned, BOUND_RULE)
+    answer_depth = max(min(verdict.depth, bound, cap), floor)
     visit = cumulate(question, prior, evidence)
-    supported = min(depth_of(question, visit.covered, mentioned or bool(prior and prior.depth), BOUND_RULE), cap)
+    shown_before = verified.mentioned or bool(prior and prior.depth)
+    supported = min(depth_of(question, visit.covered, shown_before, BOUND_RULE), cap)
     depth = max(
         prior.depth if prior else 0,
         min(verdict.depth, supported),
@@ -233,10 +206,70 @@ def verified_assessment(
         missed=visit.missed,
         misconceptions=misconceptions,
         flags=flags,
-        reason=_reason(question, depth, visit.covered, visit.missed, flags, verdict, supported, dropped),
+        reason=_reason(question, depth, visit.covered, visit.missed, flags, verdict, supported, verified.dropped),
         brain="llm",
         note=prepared.note,
     )
+
+
+def _verified_points(
+    question: Question, verdict: LLMVerdict, finder: QuoteFinder, judge: MeaningJudge | None, manipulated: bool
+) -> _Verified:
+    """The key points the model claims whose quote is in the answer and anchors the point there; one
+    sentence shows at most `MAX_POINTS_PER_SENTENCE` of them. A partial claim counts as engagement,
+    not as evidence."""
+    levels = {kp.id: kp.level for kp in question.key_points}
+    verified = _Verified()
+    uses: dict[str, int] = {}
+    for claim in verdict.key_points:
+        if claim.status == "missing" or claim.id not in levels or claim.id in verified.evidence:
+            continue
+        sentence = finder.find(claim.quote)
+        point = question.key_point(claim.id)
+        if (
+            sentence is None
+            or not anchored(question, point, sentence, judge)
+            or (manipulated and not find_cue(normalise(sentence), point.cues.all()))
+            or uses.get(sentence, 0) >= MAX_POINTS_PER_SENTENCE
+        ):
+            verified.dropped += 1
+            continue
+        uses[sentence] = uses.get(sentence, 0) + 1
+        verified.mentioned = verified.engaged = True
+        if claim.status == "covered":
+            verified.evidence[claim.id] = Evidence(
+                key_point=claim.id, level=levels[claim.id], quote=sentence, how="llm"
+            )
+    return verified
+
+
+def _verify_misconceptions(question: Question, verdict: LLMVerdict, finder: QuoteFinder, verified: _Verified) -> None:
+    """The bank's misconceptions the model names with a quote the answer contains, once each."""
+    corrections = {m.id: m.correction for m in question.misconceptions}
+    for wrong in verdict.misconceptions:
+        if wrong.id not in corrections or any(m.misconception == wrong.id for m in verified.misconceptions):
+            continue
+        sentence = finder.find(wrong.quote)
+        if sentence is None:
+            verified.dropped += 1
+            continue
+        hit = MisconceptionHit(misconception=wrong.id, quote=sentence, correction=corrections[wrong.id])
+        verified.misconceptions.append(hit)
+
+
+def _keep_offline_reading(offline: Assessment, verified: _Verified) -> None:
+    """The offline reading stands where the model named no wrong claim in the same sentence."""
+    challenged = {m.quote for m in verified.misconceptions}
+    for found in offline.covered:
+        if (
+            found.key_point in offline.new
+            and found.key_point not in verified.evidence
+            and found.quote not in challenged
+        ):
+            verified.evidence[found.key_point] = found
+            verified.mentioned = True
+    known = {m.misconception for m in verified.misconceptions}
+    verified.misconceptions += [m for m in offline.misconceptions if m.misconception not in known]
 
 
 def _reason(

@@ -1,0 +1,97 @@
+"""What a candidate's reply shows: what it asks of the interviewer, and the question's assessment after it (judged by the brain, or unchanged when there is nothing to judge; "I already said that" credited from the earlier answers; what follows a hint marked as hinted)."""
+
+from __future__ import annotations
+
+from agent.brains.brain import Brain
+from agent.brains.listening import HINT_AGAIN, hear, recall, strip_meta
+from agent.judge.scoring import depth_of, reason_for
+from agent.state import Assessment, CandidateAction, Evidence, Flag, Heard, ModelUse, Turn
+from agent.text import HINT_REQUEST
+from knowledge.models import Question
+
+
+def read_reply(action: CandidateAction, text: str, question: Question) -> tuple[CandidateAction, Heard | None]:
+    """What a reply asks of the interviewer: a short plea for a hint is a hint request, "next
+    question" alone a skip; otherwise what `hear` recognised besides the answer (or None)."""
+    if action is not CandidateAction.answer:
+        return action, None
+    if (HINT_REQUEST.search(text) or HINT_AGAIN.search(text)) and len(text) < 80:
+        return CandidateAction.hint, None
+    heard = hear(text, question)
+    if heard.heard is Heard.move_on and not heard.content:
+        return CandidateAction.skip, heard.heard
+    return action, heard.heard
+
+
+def has_content(turn: Turn) -> bool:
+    """Is there anything in the reply for the brain to judge (not a key action, not a bare protest)?"""
+    content = strip_meta(turn.answer).strip()
+    if turn.action is CandidateAction.hint:
+        return bool(content)
+    return turn.action is CandidateAction.answer and (turn.heard is not Heard.already_said or bool(content))
+
+
+async def judge_reply(
+    brain: Brain, question: Question, turn: Turn, prior: Assessment | None, earlier: list[Turn]
+) -> Assessment:
+    """The question's assessment after `turn`: the brain judges the reply's content (its talk about
+    the conversation left out); "I already said that" credits the target from `earlier` answers."""
+    if has_content(turn):
+        assessment = await brain.assess(question, strip_meta(turn.answer), prior)
+    else:
+        assessment = unchanged(question, prior, turn.action)
+    if turn.heard is Heard.already_said:
+        assessment = _credit_recalled(question, assessment, turn.target, earlier)
+    return assessment
+
+
+def unchanged(question: Question, prior: Assessment | None, action: CandidateAction) -> Assessment:
+    """A turn with nothing to judge (a hint request, a skip, "I don't know"): no model was asked."""
+    flags = [Flag.dont_know] if action is CandidateAction.idk else []
+    if prior:
+        return prior.model_copy(
+            update={"answer_depth": 0, "new": [], "misconceptions": [], "flags": flags, **ModelUse().model_dump()}
+        )
+    return Assessment(
+        question=question.id,
+        depth=0,
+        answer_depth=0,
+        flags=flags,
+        reason="Depth 0 (nothing shown yet).",
+        missed=question.missed(),
+    )
+
+
+def _credit_recalled(question: Question, assessment: Assessment, target: str | None, earlier: list[Turn]) -> Assessment:
+    """On "I already said that": credit the target from the earlier answers when they bear it out."""
+    if target not in assessment.missed:
+        return assessment
+    found = recall(question, target, earlier)
+    if found is None:
+        return assessment
+    covered = [*assessment.covered, found]
+    missed = [kp for kp in assessment.missed if kp != target]
+    depth = max(assessment.depth, depth_of(question, covered, True))
+    return assessment.model_copy(
+        update={
+            "covered": covered,
+            "missed": missed,
+            "new": [*assessment.new, target],
+            "depth": depth,
+            "near_misses": [e for e in assessment.near_misses if e.key_point != target],
+            "reason": reason_for(question, depth, covered, missed, list(assessment.flags)),
+        }
+    )
+
+
+def mark_hinted(assessment: Assessment, turn: Turn, hints: tuple[str, ...]) -> Assessment:
+    """What this answer shows in reply to a hint, or toward a point hinted at, is shown with a hint."""
+
+    def hinted(e: Evidence) -> bool:
+        return e.key_point in assessment.new and (turn.kind == "hint" or e.key_point in hints)
+
+    if not any(hinted(e) for e in assessment.covered):
+        return assessment
+    return assessment.model_copy(
+        update={"covered": [e.model_copy(update={"hinted": True}) if hinted(e) else e for e in assessment.covered]}
+    )
