@@ -6,7 +6,8 @@ import asyncio
 from agent.brains.brain import OfflineBrain
 from agent.interview.retrieval import NotesRetriever
 from evals.personas import PERSONAS
-from evals.simulate import CHECKS, play, render, simulate
+from evals.session_checks import CHECKS
+from evals.simulate import play, render, simulate
 from knowledge.bank import load_bank
 
 
@@ -45,12 +46,12 @@ def test_an_interviewer_that_repeats_itself_and_misquotes_fails_those_checks():
 
 
 def test_a_quote_check_tells_the_bank_quoting_a_term_from_words_the_candidate_never_said():
-    from evals.simulate import SessionRun, _inspect_quotes
+    from evals.session_checks import SessionRun, inspect_quotes
 
     question = load_bank()["infra-15"]
     probe = question.key_point("design-rationale").probe.zh  # quotes “薄胶水层”, a term of ours
     run = SessionRun("protester-zh", 0, 0.0, [])
-    _inspect_quotes(run, question, probe, said="我觉得它很轻量。")
+    inspect_quotes(run, question, probe, said="我觉得它很轻量。")
     assert run.violations == []
-    _inspect_quotes(run, question, "你说“它完全重写了 Megatron”。" + probe, said="我觉得它很轻量。")
+    inspect_quotes(run, question, "你说“它完全重写了 Megatron”。" + probe, said="我觉得它很轻量。")
     assert run.violations == ["quotes are the candidate's words: infra-15: '它完全重写了 Megatron'"]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from kb_helpers import dump_entry, entry, line_containing
 
-from evals.simulate import hint_gives_nothing_away
+from evals.session_checks import hint_gives_nothing_away
 from knowledge.bank import load_bank, validate_bank
 
 BANK = load_bank()
