@@ -15,7 +15,8 @@ from agent.interview.retrieval import Retriever, make_retriever
 from agent.interview.runner import Interview, open_checkpointer
 from agent.interview.sessions import SessionIndex
 from agent.judge.meaning import shared_judge
-from agent.learner.profile import Profile, ProfileRecorder, profile_path
+from agent.learner.profile import Profile, profile_path
+from agent.learner.recording import ProfileRecorder
 from knowledge.bank import Bank, load_bank
 from knowledge.settings import Settings
 

@@ -15,7 +15,8 @@ from typing import Any
 from agent.brains.listening import CLARIFY, META_LEAD, MOVE_ON, PROTEST, REPEAT, WAIT, partly_said, stems
 from agent.brains.parts import untouched_parts
 from agent.brains.wording import carries_content, opening
-from agent.learner.profile import attempts_in, rated_depth
+from agent.learner.profile import rated_depth
+from agent.learner.recording import attempts_in
 from agent.prompts import load_yaml
 from agent.state import Heard, InterviewState, Turn
 from agent.text import CJK_CHAR

@@ -1,8 +1,8 @@
 """The candidate's profile: every closed question of interviews and drills, what it showed and
 missed, and one FSRS card per question (SQLite, WAL, at `$RL_INTERVIEW_HOME/profile.sqlite`).
 
-It is fed as each question closes (`ProfileRecorder`, an observer of the runner) and can be
-rebuilt from the session checkpoints (`rebuild`), which gives the same profile.
+It is fed as each question closes (`recording.ProfileRecorder`, an observer of the runner) and can be
+rebuilt from the session checkpoints (`recording.rebuild`), which gives the same profile.
 
 Rating. A question's depth maps to an FSRS rating: 0-1 Again (nothing beyond recall), 2 Hard
 (the mechanism, not the why), 3 Good, 4 Easy; a question on which something was shown only after a
@@ -40,7 +40,7 @@ from typing import Any
 from fsrs import Card, Rating, Scheduler
 
 from agent.judge.scoring import depth_of
-from agent.state import Evidence, InterviewState
+from agent.state import Evidence
 from knowledge.bank import Bank
 from knowledge.errors import InputError
 from knowledge.models import Question
@@ -174,28 +174,6 @@ class History:
             ],
             "cards": {qid: card.to_dict() for qid, card in sorted(self.cards.items())},
         }
-
-
-def attempts_in(state: InterviewState, when: Callable[[str], datetime]) -> list[Attempt]:
-    """The session's closed questions; `when(question_id)` says when each closed."""
-    request = state.get("request")
-    openers = request.openers if request else {}
-    plan = state.get("plan") or []
-    return [
-        Attempt(
-            session_id=state["session_id"],
-            question=s.question,
-            position=plan.index(s.question),
-            at=utc(when(s.question)),
-            opener=openers.get(s.question),
-            depth=s.depth,
-            shown={e.key_point: e.quote for e in s.covered},
-            misconceptions={m.misconception: m.quote for m in s.misconceptions},
-            skipped=s.skipped,
-            hinted=any(e.hinted for e in s.covered),
-        )
-        for s in state.get("summaries") or []
-    ]
 
 
 def mastery(history: History, bank: Bank, now: datetime) -> dict[str, float]:
@@ -368,42 +346,3 @@ def _record(db: sqlite3.Connection, history: History, attempts: Iterable[Attempt
         done.add((attempt.session_id, attempt.question))
         added += 1
     return added
-
-
-class ProfileRecorder:
-    """The runner's `on_question_done` observer: records the session's closed questions not yet in
-    the profile (so one missed while the process was down is caught up at the next)."""
-
-    def __init__(self, profile: Profile, bank: Bank, clock: Clock = system_clock):
-        self.profile = profile
-        self.bank = bank
-        self.clock = clock
-
-    async def __call__(self, interview: Any, question_id: str) -> None:
-        now = self.clock()
-        self.profile.record(attempts_in(await interview.state(), lambda _: now), self.bank)
-
-
-async def rebuild(profile: Profile, services: Any) -> int:
-    """Rebuild the profile from every session's saved state (through `agent.app.Services`).
-
-    A question keeps the time the profile recorded for it; one the profile never saw takes its
-    session's start time."""
-    times = {(r.attempt.session_id, r.attempt.question): r.attempt.at for r in profile.history().attempts}
-    forgotten = profile.forgotten()
-    ranked: list[tuple[datetime, int, int, Attempt]] = []
-    for rank, row in enumerate(reversed(services.index.list())):  # oldest session first
-        if row.id in forgotten:
-            continue
-        state = await services.interview(row.id).state()
-        if not state:
-            continue
-        started = datetime.fromisoformat(row.started)
-
-        def when(qid: str, sid: str = row.id, at: datetime = started) -> datetime:
-            return times.get((sid, qid), at)
-
-        for attempt in attempts_in(state, when):
-            ranked.append((attempt.at, rank, attempt.position, attempt))
-    ranked.sort(key=lambda item: item[:3])
-    return profile.replace([item[3] for item in ranked], services.bank)

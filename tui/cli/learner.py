@@ -75,7 +75,7 @@ def profile_rebuild() -> None:
 
 async def _rebuild_profile(settings: Settings) -> int:
     from agent.app import open_services
-    from agent.learner.profile import rebuild
+    from agent.learner.recording import rebuild
 
     async with open_services(settings) as services:
         return await rebuild(services.profile, services)

@@ -16,9 +16,9 @@ from agent.learner.profile import (
     mastery,
     profile_path,
     rating_for,
-    rebuild,
     system_clock,
 )
+from agent.learner.recording import rebuild
 from agent.planning import PlanRequest
 from agent.state import CandidateAction
 
@@ -70,7 +70,7 @@ def test_a_deeper_first_answer_is_scheduled_further_out(profile, bank):
 def test_a_question_shown_only_with_a_hint_is_rated_hard_at_best(profile, bank):
     from dataclasses import replace
 
-    from agent.learner.profile import attempts_in
+    from agent.learner.recording import attempts_in
     from agent.state import Evidence, QuestionSummary
 
     expert = [kp.id for kp in bank["algo-01"].key_points]
