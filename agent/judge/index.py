@@ -197,16 +197,6 @@ class QuestionIndex:
                 contrast.weights(t, own[i][1] if own and own[i][0] == kp.id else 0)
                 for i, t in enumerate(sentence_tokens)
             ]
-            nearest = cols["pos"][np.argmax(sims[:, cols["pos"]], axis=1)] if len(cols["pos"]) else None
-            mismatch = np.array(
-                [
-                    float(negated[i] != bool(NEGATION.search(self.rows[nearest[i]].text)))
-                    if nearest is not None
-                    else 0.0
-                    for i in range(len(sentences))
-                ],
-                dtype=np.float32,
-            )
             scalars = np.stack(
                 [
                     pos,
@@ -227,7 +217,7 @@ class QuestionIndex:
                     explaining,
                     np.array([sum(w) for w in weights], dtype=np.float32),
                     np.array([min(w, default=0.0) for w in weights], dtype=np.float32),
-                    mismatch,
+                    self._negation_mismatch(sims, cols["pos"], negated),
                 ],
                 axis=1,
             )
@@ -285,6 +275,16 @@ class QuestionIndex:
                 ]
             )
         return out
+
+    def _negation_mismatch(self, sims: np.ndarray, columns: np.ndarray, negated: np.ndarray) -> np.ndarray:
+        """1 where a sentence and its nearest exemplar among `columns` disagree on being negated."""
+        if not len(columns):
+            return np.zeros(len(negated), dtype=np.float32)
+        nearest = columns[np.argmax(sims[:, columns], axis=1)]
+        return np.array(
+            [float(negated[i] != bool(NEGATION.search(self.rows[n].text))) for i, n in enumerate(nearest)],
+            dtype=np.float32,
+        )
 
     def _nearest_vectors(self, sims: np.ndarray, columns: np.ndarray) -> np.ndarray:
         """For each sentence, the vector of its nearest exemplar among `columns` (zeros if none)."""
