@@ -173,7 +173,9 @@ class QuestionIndex:
         projection: np.ndarray | None = None,
     ) -> dict[str, np.ndarray]:
         """Features per key point: an (n_sentences, n_features) array each. `own[i]` names the
-        point and side (+1/-1) of an exemplar read as a sentence, to leave it out of the contrast."""
+        point and side (+1/-1) of an exemplar read as a sentence, to leave it out of the contrast.
+        Long on purpose: the stack below is the feature order the trained heads read, kept in one
+        place so it cannot drift from `head.json`."""
         g = self.groups
         other = _max(sims[:, g["all"]["other"]])
         wrong = _max(sims[:, g["all"]["assert"]])

@@ -61,6 +61,7 @@ def eval_command(
     max_cost: MaxCostOption = None,
 ) -> None:
     """Measure the interviewer against labelled transcripts (QWK, agreement, next action, probes, traps)."""
+    # Long only for its options above: each mode below is a call of its own.
     from agent.app import make_brain
     from agent.interview.retrieval import NotesRetriever
     from evals.gold import load_gold
