@@ -1,4 +1,5 @@
-"""Timing the real CLI in fresh interpreters, each in a bench home of its own: time to the first line and to the exit, and the child's own peak memory."""
+"""Timing the real CLI in fresh interpreters, each in a bench home of its own: time to the first line
+and to the exit, and the child's own peak memory."""
 
 from __future__ import annotations
 

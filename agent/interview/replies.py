@@ -1,4 +1,6 @@
-"""What a candidate's reply shows: what it asks of the interviewer, and the question's assessment after it (judged by the brain, or unchanged when there is nothing to judge; "I already said that" credited from the earlier answers; what follows a hint marked as hinted)."""
+"""What a candidate's reply shows: what it asks of the interviewer, and the question's assessment after
+it (judged by the brain, or unchanged when there is nothing to judge; "I already said that" credited
+from the earlier answers; what follows a hint marked as hinted)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""What the profile learns from sessions: the attempts in a session's saved state, recorded as each question closes (`ProfileRecorder`) or all at once (`rebuild`)."""
+"""What the profile learns from sessions: the attempts in a session's saved state, recorded as each
+question closes (`ProfileRecorder`) or all at once (`rebuild`)."""
 
 from __future__ import annotations
 

@@ -1,19 +1,16 @@
-"""Adversarial: the injection and keyword-list answers, scored offline and by a model scripted to obey the injection; none may score above what the depth scale allows."""
+"""Adversarial: the injection and keyword-list answers, scored offline and by a model scripted to obey
+the injection; none may score above what the depth scale allows."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import yaml
 
 from agent.judge.scoring import RubricScorer
 from evals.selftest.suite import Suite
 from knowledge.bank import Bank
-
-if TYPE_CHECKING:  # langchain_core comes with langgraph; only its types are used here
-    pass
-
 
 ADVERSARIAL = Path(__file__).parents[1] / "adversarial" / "answers.yaml"
 

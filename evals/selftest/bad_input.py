@@ -1,4 +1,5 @@
-"""Bad input: random answers (any Unicode, control characters, huge, empty, mixed scripts) and malformed bank, gold, settings and document files; no crash, depth 0-4, evidence quoted verbatim."""
+"""Bad input: random answers (any Unicode, control characters, huge, empty, mixed scripts) and
+malformed bank, gold, settings and document files; no crash, depth 0-4, evidence quoted verbatim."""
 
 from __future__ import annotations
 
@@ -7,15 +8,10 @@ import random
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from agent.judge.scoring import RubricScorer
 from evals.selftest.suite import Suite
 from knowledge.bank import Bank
-
-if TYPE_CHECKING:  # langchain_core comes with langgraph; only its types are used here
-    pass
-
 
 ALPHABETS = [
     "abcdefghij klmnop",

@@ -11,13 +11,9 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from evals.selftest.suite import Suite
-
-if TYPE_CHECKING:  # langchain_core comes with langgraph; only its types are used here
-    pass
-
 
 ANSWERS = [
     "PPO clips the probability ratio to 1 plus or minus epsilon, so an update cannot move too far.",

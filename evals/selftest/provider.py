@@ -1,4 +1,6 @@
-"""Provider faults: sessions on the LLM brain against a scripted local provider that times out, answers 429/500, sends invalid JSON, cuts its stream or goes down; every turn must be answered (by the model or the offline fallback, visibly) and every answer kept."""
+"""Provider faults: sessions on the LLM brain against a scripted local provider that times out, answers
+429/500, sends invalid JSON, cuts its stream or goes down; every turn must be answered (by the model
+or the offline fallback, visibly) and every answer kept."""
 
 from __future__ import annotations
 

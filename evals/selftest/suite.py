@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:  # langchain_core comes with langgraph; only its types are used here
-    pass
+from typing import Any
 
 
 @dataclass
