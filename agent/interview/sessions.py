@@ -74,13 +74,23 @@ class Lease:
         if self.host != socket.gethostname():
             age = datetime.now(UTC) - datetime.fromisoformat(self.renewed)
             return age.total_seconds() < LEASE_TTL_S
-        try:
-            os.kill(self.pid, 0)
-        except ProcessLookupError:
-            return False
-        except PermissionError:
-            return True  # someone else's process, alive
-        return True
+        return process_alive(self.pid)
+
+
+def process_alive(pid: int) -> bool:
+    """Is the process running? A killed one that its parent has not reaped yet (a zombie) is not:
+    right after a SIGKILL on a busy machine, a restarted front end must not wait on it."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process, alive
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True  # no /proc (not Linux): the signal check above is all there is
+    return stat.rsplit(")", 1)[-1].split()[0] != "Z"
 
 
 @dataclass(frozen=True)
