@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import json
 
-import pytest
 import yaml
 from typer.testing import CliRunner
 
-from evals.scripted_provider import LLMServer, text
+from evals.scripted_provider import text
 from knowledge.bank import load_bank
 
 NOTE = "# Reward hacking\n\n## What it is\n\nThe policy exploits flaws in the reward model.\n"
@@ -31,13 +30,6 @@ def drafted(bank) -> dict:
             "model_answer",
         )
     }
-
-
-@pytest.fixture
-def server():
-    running = LLMServer()
-    yield running
-    running.stop()
 
 
 def draft(tmp_path, server, *extra):

@@ -33,13 +33,6 @@ FOLLOW_UP = "You said the gradient goes to zero above the band; what happens to 
 
 
 @pytest.fixture
-def server():
-    running = LLMServer()
-    yield running
-    running.stop()
-
-
-@pytest.fixture
 def question(bank):
     return bank["algo-07"]
 

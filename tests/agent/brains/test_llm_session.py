@@ -31,13 +31,6 @@ PRICED = "openai/gpt-4o-mini"
 ANSWER = "I would look at how the update changes the policy step by step, answer {n}."
 
 
-@pytest.fixture
-def server():
-    running = LLMServer()
-    yield running
-    running.stop()
-
-
 def cost_per_call() -> float:
     """What litellm charges for one scripted call to PRICED."""
     from agent.brains.llm.client import _import_litellm

@@ -138,6 +138,17 @@ class Outcome:
     report: dict = field(default_factory=dict)
     rows: list = field(default_factory=list)
 
+    def heard(self, event: dict, last: str | None) -> str | None:
+        """Book what an interviewer event says about the replies: a recovered reply is the one
+        whose assessment comes next; an assessment acknowledges it. Returns that reply, or None."""
+        if event["type"] == "recovered":
+            self.recovered.append(event["answer"])
+            return event["answer"]
+        if event["type"] == "assessment" and last is not None:
+            self.acknowledged.add(last)
+            return None
+        return last
+
 
 def session_with_kills(root: Path, kills: tuple[int, ...], delays: tuple[float, ...]) -> Outcome:
     """One session: killed after kills[0] answers written, resumed, killed after kills[1] answers
@@ -171,14 +182,8 @@ def _session_with_kills(root: Path, kills: tuple[int, ...], delays: tuple[float,
             event = live.next_event()
             if event is None:
                 break
-            kind = event["type"]
-            if kind == "recovered":
-                out.recovered.append(event["answer"])
-                last = event["answer"]
-            elif kind == "assessment" and last is not None:
-                out.acknowledged.add(last)
-                last = None
-            elif kind in INTERVIEWER_EVENTS:
+            last = out.heard(event, last)
+            if event["type"] in INTERVIEWER_EVENTS:
                 if kill_at is None or len(out.written) < kill_at:
                     text = answer_for(event, len(out.written) + 1)
                     live.send(text)

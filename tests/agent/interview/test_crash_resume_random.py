@@ -55,13 +55,8 @@ def drive(live: Live, out: Outcome, kill_at: int | str | None, delay: float) -> 
         kind = event["type"]
         if kind == "question_done" and event["question"] == PLAN[-1] and kill_at == REPORT:
             return kill_after(live, out, delay, None)
-        if kind == "recovered":
-            out.recovered.append(event["answer"])
-            last = event["answer"]
-        elif kind == "assessment" and last is not None:
-            out.acknowledged.add(last)
-            last = None
-        elif kind in INTERVIEWER_EVENTS:
+        last = out.heard(event, last)
+        if kind in INTERVIEWER_EVENTS:
             if len(out.written) != kill_at:  # kill_at 0: killed while waiting for the first answer
                 text = answer_for(event, len(out.written) + 1)
                 live.send(text)
