@@ -214,15 +214,18 @@ async def turn_latency(
 
 def retrieval(plan: BenchPlan, settings: Settings, queries: Sequence[tuple[str, str]]) -> dict[str, Any]:
     """The retrieve node's search (the question's chunks nearest to what was said, hybrid) on gold
-    answers, next to a plain dense Chroma query for the same answer."""
-    from agent.interview.retrieval import StoreRetriever
+    answers, on top of the judge's pass over the answer's sentences (made once per turn, for both;
+    not timed here: the turn's figure has it), next to a plain dense Chroma query for the same answer."""
+    from agent.interview.retrieval import StoreRetriever, judge_pass
     from knowledge.store import KnowledgeStore
 
     store = KnowledgeStore(settings)
-    retriever = StoreRetriever(store)
+    retriever = StoreRetriever(store, judge_pass(settings))
     collection = store.collection()
     ours, dense = [], []
     for i, (question_id, said) in enumerate(queries):
+        if retriever.said_vector:
+            retriever.said_vector(question_id, said)
         started = time.perf_counter()
         retriever.references(question_id, said, k=2)
         middle = time.perf_counter()

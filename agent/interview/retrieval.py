@@ -4,10 +4,12 @@ from our shipped notes (so a first session never waits for an index build)."""
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import Protocol
+
+import numpy as np
 
 from agent.state import Reference
 from knowledge.bank import NOTES_DIR, user_note_files
@@ -58,19 +60,49 @@ class NotesRetriever:
         return [chunks[i] for i in order[:k]]
 
 
+SaidVector = Callable[[str, str], "np.ndarray | None"]
+"""(question id, what was said) -> the vector the dense half searches with, or None to let the store
+embed the query itself."""
+
+
 class StoreRetriever:
     """The knowledge store: the question's chunks, re-ranked by what the candidate said."""
 
-    def __init__(self, store):
+    def __init__(self, store, said_vector: SaidVector | None = None):
         self.store = store
+        self.said_vector = said_vector
 
     def references(self, question_id: str, said: str = "", k: int = 4) -> list[Reference]:
-        hits = (
-            self.store.search(said, k, question_id=question_id)
-            if said.strip()
-            else self.store.for_question(question_id, k)
-        )
+        if said.strip():
+            vector = self.said_vector(question_id, said) if self.said_vector else None
+            hits = self.store.search(said, k, question_id=question_id, query_vector=vector)
+        else:
+            hits = self.store.for_question(question_id, k)
         return [Reference(source=h.source, heading=h.heading, text=h.text, question_id=h.question_id) for h in hits]
+
+
+def judge_pass(settings) -> SaidVector | None:
+    """What was said, as the judge by meaning reads it: the mean of its sentences' vectors, embedded
+    once for the search and kept in the judge's cache for the assessment that follows (one embedding
+    pass per answer serves both). Only where the judge reads the question (it has exemplars) and
+    embeds with the store's model; otherwise the store embeds the opening of what was said."""
+    spec = settings.judge.embedding
+    if spec == "off" or spec != settings.knowledge.embedding:
+        return None
+    limit = settings.interview.answer_limit_chars
+
+    def vector(question_id: str, said: str) -> np.ndarray | None:
+        from agent.judge.meaning import shared_judge
+        from agent.judge.scoring import prepare_answer
+
+        judge = shared_judge(spec)
+        content = prepare_answer(said, limit).content
+        if judge is None or not judge.covers(question_id) or not content:
+            return None
+        mean = judge.embed(content).mean(axis=0)
+        return mean / max(float(np.linalg.norm(mean)), 1e-12)
+
+    return vector
 
 
 def make_retriever(settings) -> Retriever:
@@ -87,7 +119,7 @@ def make_retriever(settings) -> Retriever:
     store = KnowledgeStore(settings)
     try:
         if store.status()["chunks"]:
-            return StoreRetriever(store)
+            return StoreRetriever(store, judge_pass(settings))
     except StoreError:
         pass
     return notes

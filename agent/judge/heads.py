@@ -119,8 +119,10 @@ class Heads:
     projection: np.ndarray | None = None
     """(embedding dim, PAIR_DIM): the principal directions the pair features are taken in."""
 
-    def fits(self, pair_dim: int) -> bool:
-        """Were the heads trained for the features this code computes?"""
+    def fits(self, pair_dim: int, embedding_dim: int | None = None) -> bool:
+        """Were the heads trained for the features this code computes, on vectors of this size?"""
+        if self.projection is not None and embedding_dim not in (None, self.projection.shape[0]):
+            return False
         return (
             len(self.key_point.names) == len(KEY_POINT_FEATURES) + 2 * len(POINT_PAIRS) * pair_dim
             and len(self.misconception.names) == len(MISCONCEPTION_FEATURES) + 2 * len(MISCONCEPTION_PAIRS) * pair_dim

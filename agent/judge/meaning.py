@@ -207,6 +207,13 @@ def embedder_for(spec: str):
     return lambda texts: backend.embed_query(texts)
 
 
+def embedding_dim(spec: str) -> int | None:
+    """The size of a backend's vectors where it is known without loading a model."""
+    from knowledge.embeddings import BACKENDS
+
+    return getattr(BACKENDS.get(spec), "dim", None)
+
+
 def shared_judge(spec: str) -> MeaningJudge | None:
     """One judge per process and backend (`off`: none). None when the judge's data is missing."""
     with _shared_lock:
@@ -219,8 +226,8 @@ def open_judge(spec: str, folders: list[Path] | None = None, *, training: bool =
     heads = Heads.load()
     if heads is None and not training:
         return None
-    if heads is not None and not training and not heads.fits(PAIR_DIM):
-        return None  # trained for other features: judging with it would be noise
+    if heads is not None and not training and not heads.fits(PAIR_DIM, embedding_dim(spec)):
+        return None  # trained for other features or another embedding's vectors: judging with it would be noise
     exemplars, _ = load_exemplars(folders)
     vectors = load_vectors(EXEMPLAR_DIR / VECTORS_FILE)
     if vectors is not None and vectors.spec != spec:

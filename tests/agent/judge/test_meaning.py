@@ -239,3 +239,12 @@ def test_an_index_is_built_on_a_backend_without_a_vector_store():
     worker.start()
     worker.join(timeout=120)
     assert built and len(built[0].rows) > 100
+
+
+def test_a_judge_set_to_an_embedding_its_heads_were_not_trained_on_leaves_the_answer_to_the_cues():
+    """`judge.embedding = "hash"` (256-dimensional vectors against heads trained on e5's 384) once
+    failed the turn inside the judge; now there is no judge by meaning and the cue phrases decide."""
+    assert shared_judge("hash") is None
+    answer = "The probability ratio is clipped to one plus or minus epsilon, so that one step cannot move far."
+    by_cues = RubricScorer(judge=None).assess(BANK["algo-07"], answer, None)
+    assert by_cues.depth >= 1 and "clip-the-ratio" in {e.key_point for e in by_cues.covered}
