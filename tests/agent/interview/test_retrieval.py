@@ -122,3 +122,16 @@ def test_with_the_judge_on_another_embedding_the_store_embeds_its_query(tmp_path
     settings = Settings(knowledge=KnowledgeSettings(embedding="hash"), judge=JudgeSettings(embedding="off"))
     retriever = built(settings, tmp_path / "notes", "algo-07")
     assert retriever.said_vector is None
+
+
+def test_gibberish_is_not_embedded_whole_for_the_search(settings, tmp_path, monkeypatch):
+    """The judge does not read gibberish, so the search embeds only its opening, as before."""
+    retriever = built(settings, tmp_path / "notes", "algo-07")
+    judge = shared_judge("e5")
+    by_judge = Recorded(judge._embed)
+    monkeypatch.setattr(judge, "_embed", by_judge)
+    noise = " ".join(["qwzx vbnm kjhg", "plmo ijnu ytrr"] * 60) + "."
+
+    retriever.references("algo-07", noise, k=2)
+
+    assert by_judge.texts == []
