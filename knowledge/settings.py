@@ -59,7 +59,8 @@ class KnowledgeSettings(_Section):
 class JudgeSettings(_Section):
     embedding: Literal["e5", "hash", "off"] = "e5"
     """The offline judge by meaning: e5 (the default; its exemplar vectors ship with us), off (cue
-    phrases only), or hash (tests' tiny embedding: exemplars embedded on first use, judgement poor)."""
+    phrases only), or hash (kept so that earlier settings files load: the shipped heads read e5's
+    vectors, so under hash the cue phrases judge alone, as with off)."""
 
 
 class LLMSettings(_Section):
