@@ -14,7 +14,7 @@ import os
 import sys
 import tempfile
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import cycle, islice
@@ -26,6 +26,7 @@ from agent.text import size
 from evals.bench_process import CLI, BenchError, bench_env, bench_settings, command_line, first_line_s, run_process
 from evals.bench_report import ratio, rounded, summary, targets
 from evals.metrics import percentile
+from knowledge.cores import gauge
 from knowledge.settings import Settings
 
 FIRST_QUESTION = "algo-07"
@@ -286,7 +287,9 @@ def run_bench(plan: BenchPlan, progress: Callable[[str], None] = lambda _: None)
         build_s, rebuild = kb_build(plan, home)
         settings = bench_settings(home, plan.embedding)
         progress("turn latency")
+        batches_before = Counter(gauge.chosen)
         turns = asyncio.run(turn_latency(plan, settings, length_samples(answers, plan.turn_samples)))
+        engine_threads = {str(n): c for n, c in sorted((gauge.chosen - batches_before).items())}
         progress("retrieval")
         queries = spread(answers, plan.warmup + plan.retrieval_queries)
         retrieval_ms = retrieval(plan, settings, queries)
@@ -315,6 +318,7 @@ def run_bench(plan: BenchPlan, progress: Callable[[str], None] = lambda _: None)
             "quick": plan == QUICK,
             "chunks": chunks,
             "cpus": os.cpu_count(),
+            "engine_threads": engine_threads,
             "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],
             "seconds": round(time.perf_counter() - started, 1),
         },

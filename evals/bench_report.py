@@ -98,6 +98,11 @@ def table(report: dict[str, Any]) -> str:
         f"\n{setup['cpus']} CPUs, load average {setup['load_average'][0]} before and {setup['load_average'][1]} "
         f"after; {setup['embedding']} store of {setup['chunks']} chunks; {setup['seconds']} s in all."
     )
+    if setup.get("engine_threads"):
+        spread = ", ".join(f"{count} on {n}" for n, count in setup["engine_threads"].items())
+        lines.append(
+            f"e5 batches during the turns, by engine threads (chosen per batch from the machine's load): {spread}."
+        )
     return "\n".join(lines)
 
 

@@ -15,6 +15,7 @@ import math
 import os
 import threading
 import time
+from collections import Counter
 from dataclasses import dataclass
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
@@ -68,8 +69,15 @@ class CoreGauge:
         self._lock = threading.Lock()
         self._last = sample()
         self._threads = 1
+        self.chosen: Counter[int] = Counter()
+        """How many batches ran on each thread count (the bench reports it)."""
 
     def threads(self) -> int:
+        count = self._choose()
+        self.chosen[count] += 1
+        return count
+
+    def _choose(self) -> int:
         fixed = os.environ.get("OMP_NUM_THREADS", "").strip()
         if fixed.isdigit() and int(fixed) > 0:
             return int(fixed)

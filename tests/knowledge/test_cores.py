@@ -50,6 +50,7 @@ def test_the_gauge_follows_the_machine_between_batches(monkeypatch):
     assert gauge.threads() == 1
     clock.advance(3.0, others_s=0.1)
     assert gauge.threads() == 2
+    assert gauge.chosen == {1: 2, 2: 3}  # what the bench reports: batches per thread count
 
 
 def test_the_users_thread_count_is_obeyed(monkeypatch):
