@@ -14,6 +14,7 @@ from agent.judge.scoring import RubricScorer
 from agent.state import CandidateAction, Flag, QuestionProgress
 from evals.gold import load_gold
 from evals.keypoints import near_duplicates
+from evals.misconception_drafts import load_misconception_drafts
 from knowledge.bank import load_bank
 from knowledge.exemplars import EXEMPLAR_DIR, VECTORS_FILE, all_rows, load_exemplars, load_vectors, text_key
 
@@ -174,6 +175,16 @@ def _measuring_sentences() -> list[str]:
     return probes
 
 
+def test_drafted_misconceptions_are_new_and_complete():
+    """Each question has its drafted wrong claims in the bank's form, none under an id the bank uses."""
+    drafts = load_misconception_drafts()
+    assert set(drafts) == set(BANK)
+    for qid, question in drafts.items():
+        taken = {m.id for m in BANK[qid].misconceptions} | {kp.id for kp in BANK[qid].key_points}
+        ids = [m.id for m in question.misconceptions]
+        assert len(ids) == 6 and len(set(ids)) == 6 and not taken & set(ids), qid
+
+
 def test_no_test_or_gold_sentence_leaks_into_the_exemplars():
     """Nearly the same sentence in both would measure recall on what the judge was built from:
     no test or gold sentence may share more than half of its 5-grams with any exemplar, nor with
@@ -181,7 +192,10 @@ def test_no_test_or_gold_sentence_leaks_into_the_exemplars():
     exemplars, _ = load_exemplars(bank=BANK)
     drafts, _ = load_exemplars([Path(__file__).parents[3] / "evals" / "exemplar_drafts"], bank=BANK)
     texts = [row.text for row in all_rows(exemplars) + all_rows(drafts)]
-    assert len(texts) > 9000
+    texts += [
+        s for q in load_misconception_drafts().values() for m in q.misconceptions for s in m.assertions + m.denials
+    ]
+    assert len(texts) > 11000
     assert near_duplicates(_measuring_sentences(), texts) == set()
 
 
