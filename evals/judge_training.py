@@ -30,6 +30,7 @@ from agent.judge.heads import (
 )
 from agent.judge.index import QuestionIndex
 from agent.judge.meaning import MeaningJudge
+from agent.judge.scoring import DepthRule, RubricScorer
 from evals.keypoints import KEYPOINT_DIR, KeypointItem, load_items, near_duplicates
 from knowledge.exemplars import EXEMPLAR_DIR, VECTORS_FILE, all_rows, load_exemplars, save_vectors, text_key
 
@@ -329,11 +330,28 @@ def _fit_head(rows: Rows, names: tuple[str, ...], guard: str, bound: float) -> t
 
 DEPTH_GRID = {
     "reasoning_implies_mechanism": (False, True),
-    "share_for_3": (0.3, 0.4, 0.5, 0.6),
-    "reasoning_points_without_mechanism": (1, 2, 99),
-    "parts_for_3": (0.0, 0.5, 0.99),
+    "share_for_3": (0.4, 0.5, 0.6),
+    "reasoning_points_without_mechanism": (2, 99),
+    "parts_for_3": (0.0, 0.5),
     "expert_points_for_4": (1, 2),
+    "wrong_alone_shows_nothing": (False, True),
+    "wrong_claims_for_0": (2, 3, 99),
 }
+
+
+class _ReadOnce(RubricScorer):
+    """A scorer that reads each answer once for every rule of the grid: what a sentence claims does
+    not depend on the rule."""
+
+    def __init__(self, judge):
+        super().__init__(judge=judge)
+        self._seen: dict[tuple[str, tuple[str, ...]], Any] = {}
+
+    def read(self, question, content):
+        key = (question.id, tuple(content))
+        if key not in self._seen:
+            self._seen[key] = super().read(question, content)
+        return self._seen[key]
 
 
 def fit_depth_rule(transcripts, bank, judge, retriever) -> list[tuple[dict, float]]:
@@ -342,19 +360,20 @@ def fit_depth_rule(transcripts, bank, judge, retriever) -> list[tuple[dict, floa
     import itertools
 
     from agent.brains.brain import OfflineBrain
-    from agent.judge.scoring import DepthRule
     from evals.metrics import depth_metrics
     from evals.replay import evaluate
 
     results: list[tuple[dict[str, Any], float]] = []
     names = list(DEPTH_GRID)
+    scorer = _ReadOnce(judge)
     for values in itertools.product(*DEPTH_GRID.values()):
         params: dict[str, Any] = dict(zip(names, values))  # the grid mixes bool, float and int knobs
         rule = DepthRule(**params)
         if not rule.reasoning_implies_mechanism and rule.reasoning_points_without_mechanism != 99:
             continue  # without that, the count is never read: the same rule as with 99
+        scorer.rule = rule
         brain = OfflineBrain(judge=judge)
-        brain._scorer.rule = rule
+        brain._scorer = scorer
         report = evaluate(transcripts, bank, brain, retriever)
         gold = [r["gold_depth"] for r in report["per_turn"]]
         pred = [r["depth"] for r in report["per_turn"]]

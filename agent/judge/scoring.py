@@ -6,8 +6,10 @@ How an answer earns depth:
   point's cue phrases. Above level 1 the sentence must also explain (a connective or verb);
 - an answer that mostly explains a neighbouring concept shows nothing for the one asked;
 - the depth is the highest level the shown points support (`DepthRule`: each level needs the ones
-  below, and 3 also needs a share of the rubric's level 1-3 points, i.e. every part asked);
-- a keyword list, or an answer built on a stated misconception, supports recall (1) at most;
+  below, though a reasoning point in plain words also shows the mechanism and two of them reach 3
+  without the formula; 3 also needs a share of the rubric's level 1-3 points and of the parts);
+- a keyword list, or an answer with a stated misconception, supports recall (1) at most; one whose
+  only claims are misconceptions, or that states two of them, shows nothing (0);
 - sentences addressed to the grader are removed and flagged; the rest is judged on content;
 - empty, gibberish, off-topic and "don't know" answers show nothing (0).
 Depth is cumulative over the turns on a question and never goes down.
@@ -41,12 +43,25 @@ class DepthRule:
     """Share of the question's parts (`Question.parts`) with a point shown, needed for depth 3."""
     expert_points_for_4: int = 1
     """Level-4 points needed for depth 4 (at most as many as the rubric has)."""
+    wrong_alone_shows_nothing: bool = False
+    """An answer whose only claims on the question are misconceptions shows nothing (0), not recall:
+    the right terms in a wrong claim are not knowledge."""
+    wrong_claims_for_0: int = 99
+    """Distinct misconceptions in one answer from which even its level-1 points are withdrawn: an
+    answer built on wrong claims (a fluent bluff) shows nothing."""
 
 
-DEFAULT_RULE = DepthRule()
-"""Each level needs a point of its own, depth 3 half the rubric's points. Measured against the
-looser rules on the gold set's dev split with the judge by meaning on (`rl-interview judge
-fit-depth`), it still scores best: crediting mechanism from reasoning alone over-scores bluffs."""
+DEFAULT_RULE = DepthRule(
+    reasoning_implies_mechanism=True,
+    reasoning_points_without_mechanism=2,
+    parts_for_3=0.5,
+    wrong_alone_shows_nothing=True,
+    wrong_claims_for_0=2,
+)
+"""The best of 216 rules on the gold set's dev split with the judge by meaning on (`rl-interview judge
+fit-depth`; QWK 0.863, against 0.856 for "each level needs a point of its own"): a reasoning point
+shows the mechanism too, two of them reach depth 3 without the level-2 formula, depth 3 also needs
+half the parts touched, and an answer of wrong claims alone, or with two of them, shows nothing."""
 
 
 def depth_of(question: Question, covered: list[Evidence], mentioned: bool, rule: DepthRule = DEFAULT_RULE) -> int:
@@ -192,6 +207,15 @@ class RubricScorer:
     def read(self, question: Question, content: list[str]) -> list[SentenceClaims]:
         return read_sentences(question, content, self.judge)
 
+    def built_on_wrong_claims(self, evidence: dict[str, Evidence], misconceptions: list[MisconceptionHit]) -> bool:
+        """Does the answer stand on its misconceptions (`DepthRule.wrong_alone_shows_nothing`,
+        `wrong_claims_for_0`)? Then what it got right in passing is not counted either."""
+        if not misconceptions:
+            return False
+        return (not evidence and self.rule.wrong_alone_shows_nothing) or len(
+            misconceptions
+        ) >= self.rule.wrong_claims_for_0
+
     def assess(self, question: Question, answer: str, prior: Assessment | None) -> Assessment:
         prepared = prepare_answer(answer, self.answer_limit_chars)
         flags, note, content = list(prepared.flags), prepared.note, prepared.content
@@ -208,6 +232,9 @@ class RubricScorer:
         evidence, capped = cap_to_recall(
             evidence, flags, bool(evidence) and is_keyword_list(content), bool(misconceptions)
         )
+        built_on_wrong = self.built_on_wrong_claims(evidence, misconceptions)
+        if built_on_wrong:
+            evidence, mentioned = {}, False
         mentioned = mentioned or bool(evidence)
 
         if not content_text.strip():
@@ -223,7 +250,7 @@ class RubricScorer:
             # "I haven't read the ProRL paper" names a term but shows nothing.
             flags.append(Flag.dont_know)
             evidence, mentioned = {}, False
-        elif not mentioned:
+        elif not mentioned and not built_on_wrong:
             flags.append(Flag.off_topic)
 
         answer_depth = depth_of(question, list(evidence.values()), mentioned, self.rule)
@@ -244,7 +271,7 @@ class RubricScorer:
             near_misses=[e for e in near_misses if e.key_point in visit.missed],
             misconceptions=misconceptions,
             flags=flags,
-            reason=reason_for(question, depth, visit.covered, visit.missed, flags, adjacent),
+            reason=reason_for(question, depth, visit.covered, visit.missed, flags, adjacent, built_on_wrong),
             brain=self.name,
             note=note,
         )
@@ -277,6 +304,7 @@ def reason_for(
     missed: list[str],
     flags: list[Flag],
     adjacent: bool = False,
+    built_on_wrong: bool = False,
 ) -> str:
     """The one-line reason shown with a depth: what was shown, the lowest point missing, the limits."""
     parts = [f"Depth {depth} ({LEVEL_NAMES[depth]})"]
@@ -296,5 +324,7 @@ def reason_for(
     }
     if adjacent:
         limits[Flag.off_topic] = "the answer explains a neighbouring concept, not the one asked"
+    if built_on_wrong:
+        limits[Flag.misconception] = "an answer built on wrong claims shows nothing"
     parts.extend(limits[f] for f in flags if f in limits)
     return "; ".join(parts) + "."

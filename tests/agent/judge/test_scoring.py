@@ -23,7 +23,7 @@ from agent_helpers import (
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agent.judge.scoring import RubricScorer
+from agent.judge.scoring import DepthRule, RubricScorer
 from agent.state import Flag
 
 QID = "algo-07"
@@ -151,6 +151,33 @@ def test_stated_misconception_caps_at_recall_and_reports_the_correction(bank, sc
         assert Flag.misconception in result.flags
         assert hits[wrong.id].correction == wrong.correction
         assert hits[wrong.id].quote in f"{good} {sentence}"
+
+
+def test_an_answer_of_wrong_claims_alone_shows_nothing(question):
+    """Under `wrong_alone_shows_nothing`, a misconception with no correct point beside it is 0, not
+    recall, and it is challenged (flagged), not called off-topic."""
+    wrong = question.misconceptions[0]
+    answer = stating(wrong.cues.en[0])
+    strict = RubricScorer(rule=DepthRule(wrong_alone_shows_nothing=True)).assess(question, answer, None)
+    assert strict.depth == 0
+    assert [m.misconception for m in strict.misconceptions] == [wrong.id]
+    assert Flag.misconception in strict.flags and Flag.off_topic not in strict.flags
+    assert "built on wrong claims" in strict.reason
+
+
+def test_enough_wrong_claims_withdraw_the_recall_beside_them(question):
+    """`wrong_claims_for_0`: from that many distinct misconceptions, the level-1 points stated with
+    them are not counted either; with fewer, the answer keeps its recall."""
+    first, second = question.misconceptions[:2]
+    good = answer_for_levels(question, 1)
+    one = f"{good} {stating(first.cues.en[0])}"
+    two = f"{one} {stating(second.cues.en[0])}"
+    scorer = RubricScorer(rule=DepthRule(wrong_claims_for_0=2))
+    assert scorer.assess(question, one, None).depth == 1
+    built_on_wrong = scorer.assess(question, two, None)
+    assert built_on_wrong.depth == 0
+    assert built_on_wrong.covered == []
+    assert {m.misconception for m in built_on_wrong.misconceptions} == {first.id, second.id}
 
 
 def test_every_misconception_cue_is_recognised(bank, scorer):
