@@ -332,6 +332,7 @@ DEPTH_GRID = {
     "reasoning_implies_mechanism": (False, True),
     "share_for_3": (0.4, 0.5, 0.6),
     "reasoning_points_without_mechanism": (2, 99),
+    "reasoning_needs_recall": (False, True),
     "parts_for_3": (0.0, 0.5),
     "expert_points_for_4": (1, 2),
     "wrong_alone_shows_nothing": (False, True),
@@ -369,8 +370,10 @@ def fit_depth_rule(transcripts, bank, judge, retriever) -> list[tuple[dict, floa
     for values in itertools.product(*DEPTH_GRID.values()):
         params: dict[str, Any] = dict(zip(names, values))  # the grid mixes bool, float and int knobs
         rule = DepthRule(**params)
-        if not rule.reasoning_implies_mechanism and rule.reasoning_points_without_mechanism != 99:
-            continue  # without that, the count is never read: the same rule as with 99
+        if not rule.reasoning_implies_mechanism and (
+            rule.reasoning_points_without_mechanism != 99 or rule.reasoning_needs_recall
+        ):
+            continue  # without that, neither is read: the same rule as with 99 and False
         scorer.rule = rule
         brain = OfflineBrain(judge=judge)
         brain._scorer = scorer

@@ -6,8 +6,9 @@ How an answer earns depth:
   point's cue phrases. Above level 1 the sentence must also explain (a connective or verb);
 - an answer that mostly explains a neighbouring concept shows nothing for the one asked;
 - the depth is the highest level the shown points support (`DepthRule`: each level needs the ones
-  below, though a reasoning point in plain words also shows the mechanism and two of them reach 3
-  without the formula; 3 also needs a share of the rubric's level 1-3 points and of the parts);
+  below, though a reasoning point in plain words beside a recall point also shows the mechanism and
+  two of them reach 3 without the formula; 3 also needs a share of the rubric's level 1-3 points
+  and of the parts);
 - a keyword list, or an answer with a stated misconception, supports recall (1) at most; one whose
   only claims are misconceptions, or that states two of them, shows nothing (0);
 - sentences addressed to the grader are removed and flagged; the rest is judged on content;
@@ -35,6 +36,9 @@ class DepthRule:
     reasoning_implies_mechanism: bool = False
     """A reasoning point (level 3) shown in plain words also shows that the mechanism is
     understood: "取 min 是为了悲观估计" is depth 2 even without the formula."""
+    reasoning_needs_recall: bool = False
+    """With `reasoning_implies_mechanism`, a reasoning point stands for the mechanism only beside a
+    recall point: a lone level-3 match is as often a neighbouring concept's sentence."""
     share_for_3: float = 0.5
     """Share of the rubric's level 1-3 points that must be shown for depth 3 (every part asked)."""
     reasoning_points_without_mechanism: int = 99
@@ -53,15 +57,17 @@ class DepthRule:
 
 DEFAULT_RULE = DepthRule(
     reasoning_implies_mechanism=True,
+    reasoning_needs_recall=True,
     reasoning_points_without_mechanism=2,
     parts_for_3=0.5,
     wrong_alone_shows_nothing=True,
     wrong_claims_for_0=2,
 )
-"""The best of 216 rules on the gold set's dev split with the judge by meaning on (`rl-interview judge
-fit-depth`; QWK 0.863, against 0.856 for "each level needs a point of its own"): a reasoning point
-shows the mechanism too, two of them reach depth 3 without the level-2 formula, depth 3 also needs
-half the parts touched, and an answer of wrong claims alone, or with two of them, shows nothing."""
+"""The best of 360 rules on the gold set's dev split with the judge by meaning on (`rl-interview judge
+fit-depth`; QWK 0.870, against 0.856 for "each level needs a point of its own"): a reasoning point
+beside a recall point shows the mechanism too, two of them reach depth 3 without the level-2
+formula, depth 3 also needs half the parts touched, and an answer of wrong claims alone, or with
+two of them, shows nothing."""
 
 
 def depth_of(question: Question, covered: list[Evidence], mentioned: bool, rule: DepthRule = DEFAULT_RULE) -> int:
@@ -69,7 +75,8 @@ def depth_of(question: Question, covered: list[Evidence], mentioned: bool, rule:
     if not covered:
         return 1 if mentioned else 0
     count = {level: sum(e.level == level for e in covered) for level in (1, 2, 3, 4)}
-    mechanism = count[2] > 0 or (rule.reasoning_implies_mechanism and count[3] > 0)
+    implied = rule.reasoning_implies_mechanism and count[3] > 0 and (count[1] > 0 or not rule.reasoning_needs_recall)
+    mechanism = count[2] > 0 or implied
     if not mechanism:
         return 1
     shown = {e.key_point for e in covered}

@@ -153,6 +153,18 @@ def test_stated_misconception_caps_at_recall_and_reports_the_correction(bank, sc
         assert hits[wrong.id].quote in f"{good} {sentence}"
 
 
+def test_a_lone_reasoning_point_needs_recall_beside_it_to_show_the_mechanism(question):
+    """`reasoning_needs_recall`: a level-3 point stands for the mechanism only with a level-1 point
+    shown too; otherwise the answer stays at recall."""
+    reasoning = answer_for_levels(question, 3).split(". ")[0] + "."
+    with_recall = f"{answer_for_levels(question, 1)} {reasoning}"
+    loose = RubricScorer(rule=DepthRule(reasoning_implies_mechanism=True))
+    strict = RubricScorer(rule=DepthRule(reasoning_implies_mechanism=True, reasoning_needs_recall=True))
+    assert loose.assess(question, reasoning, None).depth == 2
+    assert strict.assess(question, reasoning, None).depth == 1
+    assert strict.assess(question, with_recall, None).depth == 2
+
+
 def test_an_answer_of_wrong_claims_alone_shows_nothing(question):
     """Under `wrong_alone_shows_nothing`, a misconception with no correct point beside it is 0, not
     recall, and it is challenged (flagged), not called off-topic."""
