@@ -20,6 +20,8 @@ class Flag(StrEnum):
     empty = "empty"
     dont_know = "dont_know"
     off_topic = "off_topic"
+    other_concept = "other_concept"
+    """The answer explains a neighbouring concept (tensor parallelism for expert parallelism)."""
     gibberish = "gibberish"
     keyword_list = "keyword_list"
     grader_instruction = "grader_instruction"
@@ -170,6 +172,8 @@ class Decision(_Model):
     follow-up names them and asks only for the rest."""
     rung: int = 0
     """For a hint: how many hints toward the same key point came before (0: the gentlest)."""
+    challenge: str | None = None
+    """For a hint that redirects an answer standing on a wrong claim: the misconception it names first."""
 
 
 class Reference(_Model):

@@ -196,12 +196,16 @@ def _inspect_target(run: SessionRun, question: Question, steps: list[Step], i: i
             f"{question.id}: {decision.target}",
         )
     probed = {s.turn.target for s in steps[: i + 1] if s.turn.kind != "ask"} | {
-        s.turn.decision.target for s in steps[:i] if s.turn.decision
+        target for s in steps[:i] if s.turn.decision for target in (s.turn.decision.target, s.turn.decision.challenge)
     }
     open_wrong = [m.misconception for m in assessment.misconceptions if m.misconception not in probed]
-    if open_wrong and decision.action == "follow_up":
+    if (open_wrong and decision.action == "follow_up") or decision.challenge:
+        # A hint that redirects an answer standing on a wrong claim names that claim first.
+        challenged = {decision.target, decision.challenge}
         run.check(
-            "misconceptions challenged within one turn", decision.target in open_wrong, f"{question.id}: {open_wrong}"
+            "misconceptions challenged within one turn",
+            bool(challenged & set(open_wrong)),
+            f"{question.id}: {open_wrong}",
         )
     if decision.action == "follow_up" and len(question.parts) > 1 and not open_wrong:
         covered = {e.key_point for e in assessment.covered}

@@ -157,19 +157,19 @@ def phrase(
     target = decision.target or question.key_points[0].id
     lead = _protest_reply(decision, voice) if decision.heard is Heard.already_said else None
     if decision.action == "hint":
-        return voice.join(lead, _hint(question, target, decision.rung, references, voice))
+        redirect = _redirect_lead(question, decision, assessment, voice)
+        return voice.join(lead or redirect, _hint(question, target, decision.rung, references, voice))
     probe = probe_text(question, target, lang)
-    wrong = next((hit for hit in assessment.misconceptions if hit.misconception == target), None)
-    if wrong is not None:
-        cues = question.misconception(target).cues.all()
-        quote = claim_quote(wrong.quote, cues, question.misconception(target).statement)
+    if any(hit.misconception == target for hit in assessment.misconceptions):
+        quote = _wrong_quote(question, assessment, target)
         challenge = (
             voice.say("misconception", quote=quote, probe=probe)
             if quote
             else voice.say("misconception_unquoted", probe=probe)
         )
         return voice.join(lead, challenge)
-    if (Flag.off_topic in assessment.flags or Flag.gibberish in assessment.flags) and not assessment.covered:
+    nothing = {Flag.off_topic, Flag.other_concept, Flag.gibberish}
+    if nothing & set(assessment.flags) and not assessment.covered:
         return voice.join(lead, voice.say("off_topic", prompt=question.prompt.get(lang), probe=probe))
     if target.startswith("expert:"):
         body = voice.say("expert", probe=probe)
@@ -188,6 +188,26 @@ def phrase(
         else:
             body = voice.say("deeper", probe=probe)
     return voice.join(lead or _acknowledge(question, assessment, voice), body)
+
+
+def _wrong_quote(question: Question, assessment: Assessment, misconception: str) -> str | None:
+    """The clause where the candidate stated the misconception, cut to its claim."""
+    hit = next((h for h in assessment.misconceptions if h.misconception == misconception), None)
+    if hit is None:
+        return None
+    wrong = question.misconception(misconception)
+    return claim_quote(hit.quote, wrong.cues.all(), wrong.statement)
+
+
+def _redirect_lead(question: Question, decision: Decision, assessment: Assessment, voice: Voice) -> str | None:
+    """Before a hint that redirects an answer which showed nothing: the wrong claim it stood on,
+    named, or that it explained a neighbouring concept."""
+    if decision.challenge is not None:
+        quote = _wrong_quote(question, assessment, decision.challenge)
+        return voice.say("redirect_wrong", quote=quote) if quote else voice.say("redirect_wrong_unquoted")
+    if Flag.other_concept in assessment.flags and not assessment.covered:
+        return voice.say("redirect_other")
+    return None
 
 
 def _acknowledge(question: Question, assessment: Assessment, voice: Voice) -> str | None:

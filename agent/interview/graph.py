@@ -239,7 +239,10 @@ async def follow_up(state: InterviewState, runtime: Runtime[InterviewContext]) -
             ),
             "progress": progress.model_copy(
                 update={
-                    "probed": tuple(dict.fromkeys([*progress.probed, decision.target])),
+                    # A hint's challenged claim counts as asked: it is not challenged again.
+                    "probed": tuple(
+                        dict.fromkeys([*progress.probed, *filter(None, [decision.challenge]), decision.target])
+                    ),
                     "follow_ups": progress.follow_ups + 1,
                     "hints": (*progress.hints, decision.target) if kind == "hint" else progress.hints,
                 }

@@ -5,7 +5,9 @@ question not answered yet (nothing said toward it beyond naming a concept), unti
 shown on it; then depth within the parts (the lowest-level key point still missing), and expert
 probes once levels 1-3 are shown. A target already shown is never
 asked, one already asked never again, and one the candidate has partly said comes after the
-others (its follow-up names what was said). A candidate who is stuck gets a hint; one who asks for
+others (its follow-up names what was said). An answer that shows nothing because it explains a
+neighbouring concept or stands only on wrong claims gets a hint toward what was asked, the wrong
+claim named first. A candidate who is stuck gets a hint; one who asks for
 more climbs the key point's ladder of hints, up to `max_hints` per question, while "I don't know"
 after a hint closes the question.
 """
@@ -106,10 +108,36 @@ def decide(
             heard=heard,
             rung=progress.hints.count(hint_target),
         )
+    redirect = _redirect(question, progress, limits, heard)
+    if redirect is not None:
+        return redirect
     target = next_probe(question, assessment, progress.probed, partly_said)
     if target is None:
         return Decision(action="move_on", why="nothing left to probe", heard=heard)
     return Decision(action="follow_up", target=target, why=_why(question, target, assessment, open_parts), heard=heard)
+
+
+def _redirect(question: Question, progress: QuestionProgress, limits: Limits, heard: Heard | None) -> Decision | None:
+    """Nothing shown yet because the answer explains a neighbouring concept, or stands only on wrong
+    claims: a hint toward what was asked (after naming the wrong claim), as an interviewer would,
+    rather than a probe of something the candidate has no footing for yet."""
+    assessment = progress.assessment
+    assert assessment is not None
+    if assessment.covered or len(progress.hints) >= limits.hints:
+        return None
+    open_wrong = [m.misconception for m in assessment.misconceptions if m.misconception not in progress.probed]
+    if assessment.depth == 0 and open_wrong:
+        why = "the answer stands on a wrong claim"
+    elif Flag.other_concept in assessment.flags:
+        why = "the answer explains a neighbouring concept"
+    else:
+        return None
+    target = _hint_target(question, assessment, progress.probed)
+    if target is None:
+        return None
+    rung = progress.hints.count(target)
+    challenge = open_wrong[0] if open_wrong else None
+    return Decision(action="hint", target=target, why=why, heard=heard, rung=rung, challenge=challenge)
 
 
 def _hint_target(question: Question, assessment: Assessment, probed: tuple[str, ...]) -> str | None:

@@ -258,7 +258,7 @@ class RubricScorer:
             flags.append(Flag.dont_know)
             evidence, mentioned = {}, False
         elif not mentioned and not built_on_wrong:
-            flags.append(Flag.off_topic)
+            flags.append(Flag.other_concept if adjacent else Flag.off_topic)
 
         answer_depth = depth_of(question, list(evidence.values()), mentioned, self.rule)
         if capped:
@@ -278,7 +278,7 @@ class RubricScorer:
             near_misses=[e for e in near_misses if e.key_point in visit.missed],
             misconceptions=misconceptions,
             flags=flags,
-            reason=reason_for(question, depth, visit.covered, visit.missed, flags, adjacent, built_on_wrong),
+            reason=reason_for(question, depth, visit.covered, visit.missed, flags, built_on_wrong),
             brain=self.name,
             note=note,
         )
@@ -310,7 +310,6 @@ def reason_for(
     covered: list[Evidence],
     missed: list[str],
     flags: list[Flag],
-    adjacent: bool = False,
     built_on_wrong: bool = False,
 ) -> str:
     """The one-line reason shown with a depth: what was shown, the lowest point missing, the limits."""
@@ -326,11 +325,10 @@ def reason_for(
         Flag.grader_instruction: "instructions to the grader were ignored",
         Flag.gibberish: "the answer is not readable text",
         Flag.off_topic: "the answer does not address the question",
+        Flag.other_concept: "the answer explains a neighbouring concept, not the one asked",
         Flag.dont_know: "the candidate did not know",
         Flag.empty: "no answer",
     }
-    if adjacent:
-        limits[Flag.off_topic] = "the answer explains a neighbouring concept, not the one asked"
     if built_on_wrong:
         limits[Flag.misconception] = "an answer built on wrong claims shows nothing"
     parts.extend(limits[f] for f in flags if f in limits)

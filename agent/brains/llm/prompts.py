@@ -12,7 +12,7 @@ from string import Template
 
 from agent.brains.wording import probe_text
 from agent.prompts import load_text
-from agent.state import Assessment, Decision, LLMVerdict, Reference
+from agent.state import Assessment, Decision, Flag, LLMVerdict, Reference
 from knowledge.chunking import reference_label
 from knowledge.models import Question
 
@@ -122,10 +122,25 @@ def _target(question: Question, decision: Decision, assessment: Assessment, lang
     if decision.action == "hint":
         return (
             "a hint: a short nudge toward the missing key point below that lets the candidate try again, "
-            "without stating the point itself.",
+            "without stating the point itself." + _redirect_note(question, decision, assessment),
             f"The missing key point ({kp.id}, level {kp.level}): {kp.statement}",
         )
     return (
         "a follow-up question that probes the missing key point below.",
         f"The missing key point ({kp.id}, level {kp.level}): {kp.statement}\nA question that gets at it: {probe}",
     )
+
+
+def _redirect_note(question: Question, decision: Decision, assessment: Assessment) -> str:
+    """What a redirecting hint says first: the wrong claim the answer stood on, or that it explained
+    a neighbouring concept (see `policy._redirect`)."""
+    if decision.challenge is not None:
+        wrong = question.misconception(decision.challenge)
+        said = next((m.quote for m in assessment.misconceptions if m.misconception == wrong.id), "")
+        return (
+            f" First say plainly that this claim of theirs does not hold, without giving the correction: "
+            f"{wrong.statement}" + (f"\nTheir words:\n{as_data(said)}" if said else "")
+        )
+    if Flag.other_concept in assessment.flags and not assessment.covered:
+        return " First say that their answer explained a neighbouring concept rather than the one asked."
+    return ""

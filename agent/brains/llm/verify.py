@@ -181,6 +181,9 @@ def verified_assessment(
         flags.append(Flag.gibberish)
     elif not verified.mentioned:
         said = [f for f in verdict.flags if f in NOTHING_SHOWN_FLAGS]
+        # What the offline reader saw (a neighbouring concept) says more than a model's "off-topic".
+        if offline is not None and Flag.other_concept in offline.flags:
+            said = [Flag.other_concept.value]
         flags.append(Flag(said[0]) if said else Flag.off_topic)
 
     cap = 1 if capped else 4

@@ -198,6 +198,23 @@ def test_both_calls_share_the_system_prefix(question):
     assert all(kp.statement in assess[0]["content"] for kp in question.key_points)
 
 
+def test_a_redirecting_hint_asks_the_model_to_name_the_wrong_claim_first(question):
+    from agent.brains.llm.prompts import follow_up_messages
+    from agent.state import Assessment, Decision, MisconceptionHit
+
+    wrong = question.misconceptions[0]
+    said = "It keeps the larger of the two terms."
+    hit = MisconceptionHit(misconception=wrong.id, quote=said, correction=wrong.correction)
+    assessment = Assessment(question=question.id, depth=0, answer_depth=0, misconceptions=[hit])
+    decision = Decision(action="hint", target=first_at(question, 1), challenge=wrong.id)
+    user = follow_up_messages(question, decision, assessment, [], "en", [("candidate", said)])[-1]["content"]
+    assert wrong.statement in user and said in user and wrong.correction not in user
+    plain = Decision(action="hint", target=first_at(question, 1))
+    assert wrong.statement not in follow_up_messages(question, plain, assessment, [], "en", [])[-1]["content"]
+    adjacent = Assessment(question=question.id, depth=0, answer_depth=0, flags=[Flag.other_concept])
+    assert "neighbouring concept" in follow_up_messages(question, plain, adjacent, [], "en", [])[-1]["content"]
+
+
 def _offline(question, depth: int, *levels: int):
     """What the offline judge found: one point per level given, quoted from ANSWER's second sentence."""
     from agent.state import Assessment, Evidence

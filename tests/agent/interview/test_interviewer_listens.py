@@ -224,3 +224,35 @@ async def test_a_part_whose_concept_was_named_is_taken_further_not_called_unansw
     text = driver.waiting["text"]
     assert part_name(question.part(target.part), lang) in text
     assert not any(words in text for words in ("haven't answered", "haven't got to", "还没回答", "另一部分"))
+
+
+@pytest.mark.parametrize(
+    ("lang", "answer"),
+    [
+        ("en", "PPO takes the max of the clipped and unclipped objective, so every step is as large as possible."),
+        ("zh", "PPO 在两个目标之间取的是 max，这样每一步都尽可能大。"),
+    ],
+)
+async def test_an_answer_standing_on_a_wrong_claim_is_corrected_and_redirected_with_a_hint(
+    graph_driver, bank, lang, answer
+):
+    """An answer whose only claim is wrong shows nothing: the interviewer names the claim in the
+    candidate's words and gives the first hint toward what was asked (not a probe the candidate has
+    no footing for); what is shown next is marked as coming with a hint."""
+    question = bank["algo-07"]
+    driver = graph_driver(plan=["algo-07"], lang=lang)
+    await driver.start()
+    await driver.reply("answer", answer)
+    assessment = driver.progress.assessment
+    assert assessment.depth == 0 and "ppo-takes-max" in {m.misconception for m in assessment.misconceptions}
+    waiting = driver.waiting
+    assert waiting["kind"] == "hint"
+    target = question.key_point(waiting["target"])
+    assert target.hints[0].get(lang) in waiting["text"]
+    assert target.statement not in waiting["text"]
+    assert ("max" in waiting["text"]) and waiting["text"].index("max") < waiting["text"].index(
+        target.hints[0].get(lang)
+    )
+    await driver.reply("answer", explain(target.cues.en[0]))
+    shown = next(e for e in driver.progress.assessment.covered if e.key_point == target.id)
+    assert shown.hinted

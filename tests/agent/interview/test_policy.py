@@ -158,6 +158,39 @@ def test_probes_a_stated_misconception_first(question):
     assert (after.action, after.target) == ("follow_up", first_untouched_point(question, ids_at(question, 1)[:1]))
 
 
+def test_an_answer_standing_on_a_wrong_claim_gets_a_hint_that_names_it(question):
+    """Nothing shown and a wrong claim stated: the wrong claim is named and the hint points at the
+    first part's entry point, as an interviewer redirects; without hints left, the claim is
+    challenged by a follow-up as before."""
+    wrong = question.misconceptions[0]
+    state = assessment_for(question, [], 0, misconceptions=[wrong.id], flags=[Flag.misconception])
+    decision = decide_at(question, state, CandidateAction.answer, progress())
+    assert (decision.action, decision.challenge, decision.rung) == ("hint", wrong.id, 0)
+    assert decision.target == first_untouched_point(question, [])
+    no_hints = decide_at(question, state, CandidateAction.answer, progress(max_hints=0))
+    assert (no_hints.action, no_hints.target) == ("follow_up", wrong.id)
+    # Once the claim was challenged, a second answer of the same is not redirected again for it.
+    again = decide_at(question, state, CandidateAction.answer, progress(follow_ups=1, probed=[wrong.id]))
+    assert again.challenge is None
+
+
+def test_an_answer_about_a_neighbouring_concept_gets_a_hint_toward_the_one_asked(question):
+    state = assessment_for(question, [], 0, flags=[Flag.other_concept])
+    decision = decide_at(question, state, CandidateAction.answer, progress())
+    assert (decision.action, decision.challenge) == ("hint", None)
+    assert decision.target == first_untouched_point(question, [])
+    # Plain off-topic talk is asked again, not hinted at; and once something is shown, no redirect.
+    off = decide_at(
+        question, assessment_for(question, [], 0, flags=[Flag.off_topic]), CandidateAction.answer, progress()
+    )
+    assert off.action == "follow_up"
+    shown = ids_at(question, 1)[:1]
+    later = decide_at(
+        question, assessment_for(question, shown, 1, flags=[Flag.other_concept]), CandidateAction.answer, progress()
+    )
+    assert later.action == "follow_up"
+
+
 def test_untouched_parts_come_before_depth(question):
     """algo-07: naming its level-1 concepts answers none of its four parts. The first follow-up goes
     to the first part; the follow-ups stay on parts not answered yet, in the prompt's order, and a
