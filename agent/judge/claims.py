@@ -56,6 +56,9 @@ class SentenceClaims:
     """The point it came closest to without being credited (for the review's "why not")."""
     probability: dict[str, float] = field(default_factory=dict)
     """The judge by meaning's probability for every key point of the question (empty on cues)."""
+    reach: dict[str, float] = field(default_factory=dict)
+    """Per key point, the highest probability one of the sentence's clauses reached: a long sentence
+    may say one thing in each clause, and what it came close to in one is kept as a near miss."""
 
 
 def read_sentences(
@@ -114,6 +117,8 @@ def _by_meaning(
     for i, claims in enumerate(whole):
         sentence = claims.sentence
         for clause in (next(by_clause) for _ in pieces[i]):
+            for point_id, p in clause.probability.items():
+                claims.reach[point_id] = max(claims.reach.get(point_id, 0.0), p)
             # A claim a clause makes is the sentence's, quoted whole (the evidence stays the candidate's sentence).
             claims.points += [
                 dataclasses.replace(c, quote=sentence)

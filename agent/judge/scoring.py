@@ -148,6 +148,11 @@ ADJACENT_SHARE = 0.5
 answer is taken to be about that concept, not the one asked (it then shows nothing)."""
 
 
+SAID_TOWARD = 0.5
+"""A sentence (or a clause of it) whose probability for a point reaches this, short of crediting
+it, said something toward the point: a near miss, even beside a point it did make."""
+
+
 def collect(
     question: Question, claims: list[SentenceClaims]
 ) -> tuple[dict[str, Evidence], list[MisconceptionHit], list[Evidence]]:
@@ -181,6 +186,12 @@ def collect(
                 strength=miss.strength,
                 nearest=miss.nearest,
             )
+        for point_id, p in sentence.reach.items():
+            if p >= SAID_TOWARD and p > (near[point_id].strength or 0 if point_id in near else 0):
+                point = question.key_point(point_id)
+                near[point_id] = Evidence(
+                    key_point=point_id, level=point.level, quote=sentence.sentence, how="meaning", strength=round(p, 3)
+                )
         for wrong in sentence.misconceptions:
             misconceptions.setdefault(
                 wrong.misconception,
