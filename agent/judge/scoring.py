@@ -187,10 +187,11 @@ def collect(
                 nearest=miss.nearest,
             )
         for point_id, p in sentence.reach.items():
-            if p >= SAID_TOWARD and p > (near[point_id].strength or 0 if point_id in near else 0):
-                point = question.key_point(point_id)
+            stronger = point_id not in near or p > (near[point_id].strength or 0)
+            if p >= SAID_TOWARD and stronger:
+                level = question.key_point(point_id).level
                 near[point_id] = Evidence(
-                    key_point=point_id, level=point.level, quote=sentence.sentence, how="meaning", strength=round(p, 3)
+                    key_point=point_id, level=level, quote=sentence.sentence, how="meaning", strength=round(p, 3)
                 )
         for wrong in sentence.misconceptions:
             misconceptions.setdefault(
