@@ -123,7 +123,8 @@ def _redirect(question: Question, progress: QuestionProgress, limits: Limits, he
     rather than a probe of something the candidate has no footing for yet."""
     assessment = progress.assessment
     assert assessment is not None
-    if assessment.covered or len(progress.hints) >= limits.hints:
+    # An unasked-for hint only while none has been given, as after "I don't know".
+    if assessment.covered or len(progress.hints) >= min(1, limits.hints):
         return None
     open_wrong = [m.misconception for m in assessment.misconceptions if m.misconception not in progress.probed]
     if assessment.depth == 0 and open_wrong:

@@ -179,6 +179,9 @@ def test_an_answer_about_a_neighbouring_concept_gets_a_hint_toward_the_one_asked
     decision = decide_at(question, state, CandidateAction.answer, progress())
     assert (decision.action, decision.challenge) == ("hint", None)
     assert decision.target == first_untouched_point(question, [])
+    # One unasked-for hint per question: the same answer after it is asked again, not hinted at.
+    hinted = progress(follow_ups=1, probed=[decision.target], hints=[decision.target])
+    assert decide_at(question, state, CandidateAction.answer, hinted).action == "follow_up"
     # Plain off-topic talk is asked again, not hinted at; and once something is shown, no redirect.
     off = decide_at(
         question, assessment_for(question, [], 0, flags=[Flag.off_topic]), CandidateAction.answer, progress()
