@@ -121,6 +121,17 @@ def language_of(text: str) -> str:
     return "zh" if len(WORD.findall(text)) <= cjk / 4 else "mixed"
 
 
+def interviewer_language(transcript: GoldTranscript) -> str:
+    """The language the replayed interviewer speaks: the transcript's own, or for a mixed one the
+    language most of its interviewer's lines are in (a Chinese interviewer uses English terms, so a
+    mixed line counts as Chinese), and without interviewer lines, most of its answers'."""
+    if transcript.language in ("en", "zh"):
+        return transcript.language
+    lines = [t.asked for t in transcript.turns if t.asked] or [t.answer for t in transcript.turns]
+    chinese = sum(language_of(line) != "en" for line in lines)
+    return "zh" if chinese * 2 > len(lines) else "en"
+
+
 async def replay_transcript(
     transcript: GoldTranscript, bank: Bank, brain: Brain, retriever: Retriever, lang: str = "en"
 ) -> list[TurnResult]:
@@ -319,7 +330,7 @@ def evaluate(transcripts: list[GoldTranscript], bank: Bank, brain: Brain, retrie
 
     async def run_all() -> list[list[TurnResult]]:
         return await asyncio.gather(
-            *(replay_transcript(t, bank, brain, retriever, "zh" if t.language == "zh" else "en") for t in transcripts)
+            *(replay_transcript(t, bank, brain, retriever, interviewer_language(t)) for t in transcripts)
         )
 
     results = [r for batch in asyncio.run(run_all()) for r in batch]

@@ -91,3 +91,23 @@ def test_eval_command_json_has_the_documented_keys_and_exit_3_on_a_bad_file(tmp_
     assert {"transcript", "index", "question", "gold_depth", "depth", "gold_next", "next", "follow_up"} <= set(row)
     assert row["index"] == 1 and row["depth"] == 0
     assert (tmp_path / "out" / "report.md").read_text(encoding="utf-8").startswith("# Interviewer evaluation")
+
+
+def test_a_mixed_transcript_is_replayed_in_the_language_its_interviewer_speaks():
+    from evals.gold import GoldTranscript
+    from evals.replay import interviewer_language
+
+    def transcript(language, *turns):
+        rows = [
+            {"question": "algo-08", "asked": asked, "answer": answer, "gold": {"depth": 1}} for asked, answer in turns
+        ]
+        return GoldTranscript.model_validate({"id": "t", "language": language, "turns": rows})
+
+    zh_interviewer = transcript("mixed", (None, "GRPO 加 KL 是为了稳定"), ("KL 具体怎么算？", "用 k3 estimator"))
+    assert interviewer_language(zh_interviewer) == "zh"
+    en_interviewer = transcript("mixed", (None, "用 k3"), ("How is the KL computed?", "k3"), ("And why drop it?", "x"))
+    assert interviewer_language(en_interviewer) == "en"
+    # No interviewer line: the answers decide (mixed ones are a Chinese speaker's); a fixed language is kept whatever the lines say.
+    assert interviewer_language(transcript("mixed", (None, "就是限制 ratio 在 1±ε 里"))) == "zh"
+    assert interviewer_language(transcript("mixed", (None, "it clips the ratio to 1±ε"))) == "en"
+    assert interviewer_language(transcript("en", ("KL 具体怎么算？", "k3"))) == "en"
