@@ -49,11 +49,26 @@ def size(text: str) -> float:
     return len(WORD.findall(text)) + len(CJK_CHAR.findall(text)) / 2
 
 
+SOFT_WRAP_LINE = 40
+"""A line at least this long that ends without punctuation and is followed by a single line break
+was wrapped, not ended (text pasted from an editor or a notes file): the sentence goes on."""
+
+
+def _soft_wrap(text: str, match: re.Match[str]) -> bool:
+    gap = match.group()
+    if gap.count("\n") != 1 or gap.strip():  # a blank line or a bullet ends the sentence
+        return False
+    line = text[: match.start()].rsplit("\n", 1)[-1].rstrip()
+    return len(line) >= SOFT_WRAP_LINE and line[-1] not in ".!?;:。！？；：" and match.end() < len(text)
+
+
 def sentences(text: str) -> list[str]:
     """The answer's sentences, each an exact substring of the answer (evidence must be quotable)."""
     out: list[str] = []
     start = 0
     for match in SENTENCE_BREAK.finditer(text):
+        if _soft_wrap(text, match):
+            continue
         piece = text[start : match.start()].strip()
         if piece:
             out.append(piece)
@@ -62,6 +77,12 @@ def sentences(text: str) -> list[str]:
     if tail:
         out.append(tail)
     return out
+
+
+def one_per_line(kept: list[str]) -> str:
+    """Sentences joined so that `sentences` gives them back: each on a line of its own (its wrapped
+    lines joined by spaces) with a blank line between, which always ends a sentence."""
+    return "\n\n".join(" ".join(s.split()) for s in kept)
 
 
 @lru_cache(maxsize=4096)

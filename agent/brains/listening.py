@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from agent.state import Assessment, Evidence, Heard, Turn
-from agent.text import CJK_CHAR, HINT_REQUEST, WORD, explains, find_cue, normalise, sentences, size
+from agent.text import CJK_CHAR, HINT_REQUEST, WORD, explains, find_cue, normalise, one_per_line, sentences, size
 from knowledge.models import Clarification, KeyPoint, Question
 
 _I = re.IGNORECASE
@@ -114,7 +114,7 @@ def strip_meta(text: str) -> str:
         rest = rest.strip()
         if rest and not _only_meta(rest):
             kept.append(rest)
-    return "\n".join(kept)
+    return one_per_line(kept)
 
 
 def _only_meta(sentence: str) -> bool:

@@ -23,7 +23,16 @@ from dataclasses import dataclass
 from agent.judge.claims import SentenceClaims, read_sentences
 from agent.judge.meaning import MeaningJudge
 from agent.state import Assessment, Evidence, Flag, MisconceptionHit
-from agent.text import DONT_KNOW, GRADER_INSTRUCTION, explains, is_gibberish, list_shape, sentences, size
+from agent.text import (
+    DONT_KNOW,
+    GRADER_INSTRUCTION,
+    explains,
+    is_gibberish,
+    list_shape,
+    one_per_line,
+    sentences,
+    size,
+)
 from knowledge.models import DEPTH_NAMES, Question
 
 LEVEL_NAMES = dict(enumerate(DEPTH_NAMES))
@@ -116,7 +125,7 @@ class PreparedAnswer:
 
     @property
     def text(self) -> str:
-        return "\n".join(self.content)
+        return one_per_line(self.content)
 
 
 def prepare_answer(answer: str, limit_chars: int) -> PreparedAnswer:
@@ -140,7 +149,7 @@ def prepare_answer(answer: str, limit_chars: int) -> PreparedAnswer:
 
 def is_keyword_list(content: list[str]) -> bool:
     """Terms listed without explanation (fewer than two explaining sentences)."""
-    return list_shape("\n".join(content)).is_list and sum(explains(s) for s in content) < 2
+    return list_shape(one_per_line(content)).is_list and sum(explains(s) for s in content) < 2
 
 
 ADJACENT_SHARE = 0.5

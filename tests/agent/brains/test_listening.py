@@ -72,9 +72,9 @@ def test_a_protest_keeps_its_content_without_the_protest():
 
 def test_the_content_is_made_of_the_reply_s_own_words():
     text = "Hmm. Let me think... OK so the ratio is clipped. 嗯……比率被裁剪了，所以更新很小。"
-    content = strip_meta(text)
-    assert content.splitlines() == ["the ratio is clipped.", "比率被裁剪了，所以更新很小。"]
-    assert all(line in text for line in content.splitlines())
+    lines = [line for line in strip_meta(text).splitlines() if line]
+    assert lines == ["the ratio is clipped.", "比率被裁剪了，所以更新很小。"]
+    assert all(line in text for line in lines)
     assert strip_meta("I already told you that. Let me think.") == ""
 
 

@@ -1,0 +1,85 @@
+"""Splitting an answer into sentences: what the judge reads one by one and quotes as evidence."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.text import sentences
+
+WRAPPED = (
+    "GRPO takes the group of responses and normalizes the rewards by the group\n"
+    "mean and std. And you do need the std normalization, otherwise the estimator is biased,\n"
+    "that's the whole point of it.\n"
+)
+
+
+def test_a_line_wrapped_mid_sentence_stays_one_sentence():
+    """Text pasted from an editor is wrapped at a fixed width: the break is not the sentence's end."""
+    assert sentences(WRAPPED) == [
+        "GRPO takes the group of responses and normalizes the rewards by the group\nmean and std.",
+        "And you do need the std normalization, otherwise the estimator is biased,\nthat's the whole point of it.",
+    ]
+    zh = "它用的是 Schulman 博客里的 k3 估计，对采样到的 token 设 ρ 为参考模型和当前策略的概率比，\n取 ρ − log ρ − 1。"
+    assert sentences(zh) == [zh]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # Short lines are a list, whatever their punctuation.
+        ("Steps:\nsample a group\nscore each answer", ["Steps:", "sample a group", "score each answer"]),
+        # A long line that ends a sentence, a blank line, or a bullet ends it.
+        (
+            "PPO clips the probability ratio to one plus or minus epsilon.\nGRPO has no critic",
+            ["PPO clips the probability ratio to one plus or minus epsilon.", "GRPO has no critic"],
+        ),
+        (
+            "PPO clips the probability ratio to one plus or minus epsilon\n\nGRPO has no critic",
+            ["PPO clips the probability ratio to one plus or minus epsilon", "GRPO has no critic"],
+        ),
+        (
+            "The reasons why GRPO needs no critic at all are these ones\n- a group baseline\n- one reward",
+            ["The reasons why GRPO needs no critic at all are these ones", "a group baseline", "one reward"],
+        ),
+    ],
+)
+def test_real_line_ends_still_split(text, expected):
+    assert sentences(text) == expected
+
+
+def test_every_sentence_is_quotable_from_the_answer():
+    for text in (WRAPPED, "a\nb", "第一句。第二句\n第三句", "x" * 50 + "\n" + "y" * 10):
+        assert all(s in text for s in sentences(text))
+
+
+def test_a_misconception_wrapped_over_two_lines_is_still_read(bank):
+    from agent.judge.scoring import RubricScorer
+
+    answer = (
+        "PPO clips the ratio between the new and the old policy to 1 plus or minus epsilon. After that it\n"
+        "and then it always keeps only the more optimistic of the\n"
+        "two objectives, so each step is as large as possible."
+    )
+    assessment = RubricScorer().assess(bank["algo-07"], answer, None)
+    assert "ppo-takes-max" in {m.misconception for m in assessment.misconceptions}
+
+
+def test_sentences_joined_one_per_line_split_back_the_same():
+    """The judge reads the answer's content (fillers and protests taken off) as one text: joining
+    and splitting again must not cut a wrapped sentence at its line break."""
+    from agent.text import one_per_line
+
+    tail = "With only a Q function the policy is an argmax. For continuous\nactions that argmax is a search in itself."
+    first = sentences(WRAPPED + tail)
+    again = sentences(one_per_line(first))
+    assert again == [" ".join(s.split()) for s in first]
+    assert len(again) == 4 and again[-1].startswith("For continuous actions")
+
+
+def test_the_judged_content_keeps_a_wrapped_sentence_whole():
+    from agent.brains.listening import strip_meta
+
+    answer = (
+        "Well, OK. With only a Q function the policy is an argmax. For continuous\nactions that argmax is a search."
+    )
+    assert sentences(strip_meta(answer))[-1] == "For continuous actions that argmax is a search."
