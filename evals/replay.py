@@ -22,7 +22,7 @@ import yaml
 from agent.brains.brain import Brain
 from agent.brains.wording import respond
 from agent.interview.graph import next_decision
-from agent.interview.policy import Limits
+from agent.interview.policy import Limits, stalls_after
 from agent.interview.replies import judge_reply, judged_text, read_reply
 from agent.interview.retrieval import Retriever
 from agent.state import CandidateAction, Decision, Heard, QuestionProgress, Turn
@@ -214,8 +214,7 @@ async def _replay_turn(
         text = respond(heard.value, question, lang, progress.follow_ups, asked, turn.answer)
         return decision, text, _spent(progress, assessment=assessment)
     assessment = await judge_reply(brain, question, reply, prior, on_question)
-    gained = assessment.depth > (prior.depth if prior else 0) or bool(assessment.new)
-    stalls = 0 if gained or turn.asked is None else progress.stalls + 1
+    stalls = stalls_after(progress, assessment, first_reply=turn.asked is None)
     on_question.append(reply.model_copy(update={"assessment": assessment}))
     progress = progress.model_copy(update={"assessment": assessment, "stalls": stalls})
     decision = next_decision(question, progress, on_question, Limits(follow_ups=3))

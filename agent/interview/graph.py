@@ -24,7 +24,7 @@ from agent.brains.listening import partly_said
 from agent.brains.parts import part_coverage
 from agent.brains.wording import claim_quote, probe_text, respond
 from agent.interview.events import Prompted, Reply
-from agent.interview.policy import Limits, decide
+from agent.interview.policy import Limits, decide, stalls_after
 from agent.interview.replies import has_content, judge_reply, judged_text, mark_hinted, read_reply, unchanged
 from agent.interview.retrieval import Retriever
 from agent.state import (
@@ -156,8 +156,7 @@ async def assess(state: InterviewState, runtime: Runtime[InterviewContext]) -> C
     if has_content(turn):
         remembered = {"brain_memory": brain.remember()}
     assessment = mark_hinted(assessment, turn, progress.hints)
-    gained = assessment.depth > (prior.depth if prior else 0) or bool(assessment.new)
-    stalls = 0 if gained or turn.kind == "ask" else progress.stalls + 1
+    stalls = stalls_after(progress, assessment, first_reply=turn.kind == "ask")
     _emit(
         runtime,
         {

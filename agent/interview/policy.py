@@ -67,6 +67,15 @@ def next_probe(
     return first(missing)
 
 
+def stalls_after(progress: QuestionProgress, assessment: Assessment, first_reply: bool) -> int:
+    """Replies in a row after the first that moved nothing; two end the question. (Counting an
+    empty or gibberish first reply as one was tried and not kept: README, "2026-12-03, second session".)"""
+    prior = progress.assessment
+    if first_reply or assessment.depth > (prior.depth if prior else 0) or assessment.new:
+        return 0
+    return progress.stalls + 1
+
+
 def decide(
     question: Question,
     progress: QuestionProgress,
