@@ -186,7 +186,7 @@ DONT_KNOW = re.compile(
 
 HINT_REQUEST = re.compile(
     r"\b(give|can i (get|have)|could you give|need) (me )?(a |some )?(hint|clue|pointer)\b|^\s*hint\??\s*$|"
-    r"给(我)?(个|一个|一点)?提示|提示一下|能不能提示",
+    r"给(我)?(个|一个|一点|点)?提示|提示一下|能不能提示|有没有(什么)?提示",
     re.IGNORECASE,
 )
 

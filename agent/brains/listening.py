@@ -68,6 +68,13 @@ CAUSAL = re.compile(
     r"\b(because|since|so that|therefore|thus|hence|which means)\b|^\s*(so|then)\b|因为|所以|因此|从而|导致", re.I
 )
 """A question with a reason in it is a tentative answer ("Is it because the ratio is clipped?")."""
+TENTATIVE = re.compile(
+    r"\b(i (guess|think|believe|suppose|assume)|my guess|maybe|perhaps|probably|i'?d say)\b|"
+    r"我猜|我觉得|我认为|我理解|应该是|大概是|可能是|估计是",
+    re.I,
+)
+"""So is a question that hedges the candidate's own claim ("I guess the student samples itself?"):
+a clarifying question asks about the question, not about what the candidate believes."""
 ASK_BACK_WORDS = 25
 FILLER = re.compile(
     r"^\s*(?:(?:yeah|yes|ok(?:ay)?|so|well|hmm+|um+|uh+|sure|right|alright|good question|great question|"
@@ -153,7 +160,7 @@ def hear(text: str, question: Question | None = None) -> Reply:
         and not explains_much(content)
         and (
             CLARIFY.search(text)
-            or not CAUSAL.search(text)
+            or not (CAUSAL.search(text) or TENTATIVE.search(text))
             or (question is not None and clarification_for(question, text) is not None)
         )
     ):

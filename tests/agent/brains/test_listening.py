@@ -150,10 +150,21 @@ def test_every_clarifying_question_of_the_bank_is_heard_as_one_and_finds_its_ans
         "So the min is a lower bound?",
         "所以是因为 ratio 被裁剪了吗？",
         "Can I get a hint?",
+        "On-policy distillation... I guess the student learns from the teacher, but on its own samples?",
+        "我猜是学生自己采样，老师给每个 token 打分？",
+        "FSDP 我用过，但是 overlap 这块不太懂……能给点提示吗？",
     ],
 )
 def test_a_tentative_answer_or_a_hint_request_is_not_a_clarifying_question(text):
     assert hear(text).heard is None
+
+
+def test_a_hedged_answer_phrased_as_a_question_is_judged(bank):
+    """A candidate unsure of a right answer ends it with a question mark; it is still the answer."""
+    text = "I guess the student learns from the teacher, but on its own samples instead of the teacher's outputs?"
+    reply = hear(text, bank["algo-17"])
+    assert reply.heard is None
+    assert "own samples" in reply.content
 
 
 @pytest.mark.parametrize(

@@ -167,10 +167,11 @@ async def test_what_is_shown_after_a_hint_is_marked_with_a_hint(graph_driver, ba
     assert any(p["hinted"] for p in done["parts"] if p["part"] == target.part)
 
 
-async def test_asking_for_a_hint_in_words_is_a_hint(graph_driver):
+@pytest.mark.parametrize("plea", ["Can I get a hint?", "能给点提示吗？", "有没有什么提示？"])
+async def test_asking_for_a_hint_in_words_is_a_hint(graph_driver, plea):
     driver = graph_driver()
     await driver.start()
-    await driver.reply("answer", "Can I get a hint?")
+    await driver.reply("answer", plea)
     assert driver.waiting["kind"] == "hint"
     assert driver.values["turns"][-1].action is CandidateAction.hint
 
