@@ -359,3 +359,15 @@ def test_every_key_point_cue_is_recognised_in_an_explanatory_sentence(bank, scor
                 if kp.id not in _covered(scorer.assess(question, sentence, None)):
                     missed.append(f"{question.id}/{kp.id}: {cue!r} in {sentence!r}")
     assert missed == [], f"{len(missed)} key point cues can never be recognised:\n" + "\n".join(missed)
+
+
+def test_an_answer_about_llm_judges_is_judged_not_taken_for_an_instruction(bank, scorer):
+    """algo-03 asks how to design rewards; an LLM judge or a scoring model is part of the answer."""
+    answer = (
+        "For math and code use rule-based rewards: check the final answer, run the unit tests. "
+        "For open-ended chat you need an LLM judge: give it a rubric and have it compare two answers, "
+        "or train a reward model on human preference pairs."
+    )
+    result = scorer.assess(bank["algo-03"], answer, None)
+    assert Flag.grader_instruction not in result.flags
+    assert any("LLM judge" in e.quote for e in result.covered)
