@@ -180,7 +180,7 @@ GRADER_INSTRUCTION = re.compile(
 DONT_KNOW = re.compile(
     r"\b(i )?(really |honestly )?(don'?t|do not|dunno) know\b|\bno idea\b|\bnot sure\b|\bno clue\b|"
     r"\bnever (heard|read|used)\b|\bhaven'?t (read|heard|seen|looked)\b|\bi'?m not familiar\b|^\s*(pass|skip|idk)\s*[.!]?\s*$|"
-    r"不知道|不清楚|不太清楚|不太懂|不会|没(有)?(了解|读|看|学|用)过|不了解|忘了|想不起来|不懂|没概念",
+    r"不知道|不清楚|不太清楚|不太懂|我(也|真|还|完全)?不会|不会(做|答|回答)|没(有)?(了解|读|看|学|用)过|不了解|忘了|想不起来|不懂|没概念",
     re.IGNORECASE,
 )
 

@@ -18,6 +18,7 @@ Depth is cumulative over the turns on a question and never goes down.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from agent.judge.claims import SentenceClaims, read_sentences
@@ -31,7 +32,6 @@ from agent.text import (
     list_shape,
     one_per_line,
     sentences,
-    size,
 )
 from knowledge.models import DEPTH_NAMES, Question
 
@@ -122,6 +122,8 @@ class PreparedAnswer:
     flags: list[Flag]
     """too_long and/or grader_instruction."""
     note: str | None
+    admits_a_gap: bool = False
+    """The candidate said, somewhere, that they do not know (those clauses are not in `content`)."""
 
     @property
     def text(self) -> str:
@@ -138,13 +140,27 @@ def prepare_answer(answer: str, limit_chars: int) -> PreparedAnswer:
         flags.append(Flag.too_long)
         note = f"assessed on the first {limit_chars:,} of {len(answer):,} characters"
     content: list[str] = []
+    admits_a_gap = False
     for sentence in sentences(text):
         if GRADER_INSTRUCTION.search(sentence):
             if Flag.grader_instruction not in flags:
                 flags.append(Flag.grader_instruction)
+        elif DONT_KNOW.search(sentence):
+            admits_a_gap = True
+            content += claims_beside_a_gap(sentence)
         else:
             content.append(sentence)
-    return PreparedAnswer(content, flags, note)
+    return PreparedAnswer(content, flags, note, admits_a_gap)
+
+
+GAP_CLAUSE = re.compile(r"\s*[,;，；]\s*|\s+(?=(?:but|though|although) )|(?=但是|不过)")
+
+
+def claims_beside_a_gap(sentence: str) -> list[str]:
+    """The clauses of a sentence in which the candidate does not say they do not know. "PPO clips the
+    ratio; I'm not sure why" claims the clip and admits a gap: the claim is judged, the gap is not
+    held against it, and "I haven't read the ProRL paper" names a term without claiming anything."""
+    return [c for c in (p.strip() for p in GAP_CLAUSE.split(sentence)) if c and not DONT_KNOW.search(c)]
 
 
 def is_keyword_list(content: list[str]) -> bool:
@@ -265,19 +281,14 @@ class RubricScorer:
             evidence, mentioned = {}, False
         mentioned = mentioned or bool(evidence)
 
-        if not content_text.strip():
+        if prepared.admits_a_gap and not evidence and not misconceptions:
+            flags.append(Flag.dont_know)
+            mentioned = False
+        elif not content_text.strip():
             if Flag.grader_instruction not in flags:
                 flags.append(Flag.empty)
         elif gibberish:
             flags.append(Flag.gibberish)
-        elif (
-            DONT_KNOW.search(content_text)
-            and size(content_text) < 30
-            and not any(e.level > 1 for e in evidence.values())
-        ):
-            # "I haven't read the ProRL paper" names a term but shows nothing.
-            flags.append(Flag.dont_know)
-            evidence, mentioned = {}, False
         elif not mentioned and not built_on_wrong:
             flags.append(Flag.other_concept if adjacent else Flag.off_topic)
 

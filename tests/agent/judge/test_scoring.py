@@ -246,6 +246,8 @@ def test_grader_instruction_does_not_change_a_good_answer(question, scorer, inst
         ("My favourite pasta recipe uses garlic and olive oil and takes twenty minutes.", Flag.off_topic),
         ("I don't know", Flag.dont_know),
         ("不知道", Flag.dont_know),
+        ("我不会。", Flag.dont_know),
+        ("I'm not sure, sorry.", Flag.dont_know),
     ],
 )
 def test_answers_with_nothing_in_them_score_zero_with_the_right_flag(question, scorer, answer, flag):
@@ -371,3 +373,28 @@ def test_an_answer_about_llm_judges_is_judged_not_taken_for_an_instruction(bank,
     result = scorer.assess(bank["algo-03"], answer, None)
     assert Flag.grader_instruction not in result.flags
     assert any("LLM judge" in e.quote for e in result.covered)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "PPO clips the probability ratio to [1-eps, 1+eps], but I'm not sure why.",
+        "PPO clips the probability ratio to [1-eps, 1+eps]. I don't know the rest.",
+        "PPO 把新旧策略的概率比 ratio 裁剪到 [1-ε, 1+ε]，这样每次更新不会太大。",
+    ],
+)
+def test_a_claim_beside_an_admitted_gap_keeps_its_credit(question, scorer, answer):
+    """Saying what you do not know is not taking back what you said; and 不会 ("won't") in a
+    Chinese claim is not 我不会 ("I can't")."""
+    result = scorer.assess(question, answer, None)
+    assert result.depth == 1
+    assert Flag.dont_know not in result.flags
+    [evidence] = [e for e in result.covered if e.key_point == "clip-the-ratio"]
+    assert "not sure" not in evidence.quote and "don't know" not in evidence.quote
+
+
+def test_naming_what_you_have_not_read_shows_nothing(bank, scorer):
+    result = scorer.assess(bank["algo-16"], "I haven't read the ProRL paper.", None)
+    assert result.depth == 0
+    assert result.covered == []
+    assert Flag.dont_know in result.flags
