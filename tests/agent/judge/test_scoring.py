@@ -398,3 +398,13 @@ def test_naming_what_you_have_not_read_shows_nothing(bank, scorer):
     assert result.depth == 0
     assert result.covered == []
     assert Flag.dont_know in result.flags
+
+
+@pytest.mark.parametrize(
+    "answer", ["PPO 把 ratio clip 到 1±ε 之间，策略不会一下子变太多。", "PPO keeps r within 1 ± eps of one."]
+)
+def test_the_plus_minus_notation_names_the_clip_band(question, scorer, answer):
+    """1±ε is how most people write [1-ε, 1+ε]."""
+    result = scorer.assess(question, answer, None)
+    assert "clip-the-ratio" in _covered(result)
+    assert result.depth == 1
