@@ -2,8 +2,10 @@
 
 The order of targets: a stated misconception is challenged at once; then the first part of the
 question not answered yet (nothing said toward it beyond naming a concept), until something is
-shown on it; then depth within the parts (the lowest-level key point still missing), and expert
-probes once levels 1-3 are shown. A target already shown is never
+shown on it; then depth within the parts (the lowest-level key point still missing), and once
+levels 1-3 are shown, the rubric's missing level-4 points before our expert probes (the gold
+interviewers ask for the question's own expert content, numbers and evidence, before a scenario
+of ours: README, "2026-12-03, fourth session"). A target already shown is never
 asked, one already asked never again, and one the candidate has partly said comes after the
 others (its follow-up names what was said). An answer that shows nothing because it explains a
 neighbouring concept or stands only on wrong claims gets a hint toward what was asked, the wrong
@@ -61,6 +63,9 @@ def next_probe(
     if assessment.depth < 3:
         # Expert probes only once levels 1-3 are shown; with nothing left below, the depth is known.
         return first(below_expert)
+    expert_point = first([kp for kp in missing if kp.level >= 4])
+    if expert_point:
+        return expert_point
     for i in range(len(question.expert_probes)):
         if f"expert:{i}" not in probed:
             return f"expert:{i}"

@@ -241,20 +241,26 @@ def test_a_request_to_move_on_moves_on(question):
 
 
 @pytest.mark.parametrize("qid", BANK_IDS)
-def test_escalates_to_an_expert_probe_once_depth_is_3(bank, qid):
+def test_escalates_to_expert_depth_once_depth_is_3(bank, qid):
     question = bank[qid]
     # One level-3 point still missing: at depth 3, once every part is touched, the interviewer goes
-    # for expert depth anyway.
+    # for expert depth anyway: the rubric's own level-4 points first, then the expert probes.
     level_3 = ids_at(question, 3)
     shown = ids_at(question, 1, 2) + level_3[:-1]
     state = assessment_for(question, shown, 3)
     open_parts = {p.id for p in untouched_parts(question, set(shown))}
+    level_4 = set(ids_at(question, 4))
     probed = []
     decision = decide_at(question, state, CandidateAction.answer, progress(max_follow_ups=9))
     while decision.target in {kp.id for kp in question.key_points}:
-        assert question.key_point(decision.target).part in open_parts, "only a part not answered comes first"
+        point = question.key_point(decision.target)
+        if point.part in open_parts:
+            assert all(question.key_point(t).part in open_parts for t in probed), "untouched parts come first"
+        else:
+            assert point.id in level_4, "past the untouched parts, only a level-4 point comes before the expert probes"
         probed.append(decision.target)
         decision = decide_at(question, state, CandidateAction.answer, progress(probed=probed, max_follow_ups=9))
+    assert level_4 <= set(probed), "every missing level-4 point is asked before an expert probe"
     assert (decision.action, decision.target) == ("follow_up", "expert:0")
     second = decide_at(
         question, state, CandidateAction.answer, progress(follow_ups=1, probed=[*probed, "expert:0"], max_follow_ups=6)
