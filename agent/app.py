@@ -17,8 +17,8 @@ from agent.interview.sessions import SessionIndex
 from agent.judge.meaning import shared_judge
 from agent.learner.profile import Profile, profile_path
 from agent.learner.recording import ProfileRecorder
+from common.settings import Settings
 from knowledge.bank import Bank, load_bank
-from knowledge.settings import Settings
 
 
 @dataclass

@@ -7,8 +7,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from common.errors import InputError
 from knowledge.bank import Bank
-from knowledge.errors import InputError
 from knowledge.models import Question
 
 

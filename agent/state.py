@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import TypedDict  # pydantic reads typing's TypedDict only from Python 3.12
 
 from agent.planning import PlanRequest
-from knowledge.settings import Lang
+from common.settings import Lang
 
 
 class _Model(BaseModel):

@@ -11,7 +11,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from knowledge.terminal import clean_for_display  # re-exported: the agent's modules use it from here
+from common.terminal import clean_for_display
 
 CJK_CHAR = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 WORD = re.compile(r"[A-Za-z\u00c0-\u024f]+(?:'[a-z]+)?")

@@ -23,11 +23,11 @@ from typing import Any
 
 from agent.interview.events import Prompted, SessionDone
 from agent.text import size
+from common.settings import Settings
 from evals.bench_process import CLI, BenchError, bench_env, bench_settings, command_line, first_line_s, run_process
 from evals.bench_report import ratio, rounded, summary, targets
 from evals.metrics import percentile
 from knowledge.cores import gauge
-from knowledge.settings import Settings
 
 FIRST_QUESTION = "algo-07"
 BUCKETS = (("<=100", 0, 100), ("<=300", 100, 300), ("<=1000", 300, 1000))
@@ -329,8 +329,8 @@ def run_bench(plan: BenchPlan, progress: Callable[[str], None] = lambda _: None)
 
 def llm_bench(model: str, api_base: str | None) -> dict[str, Any]:
     """The LLM brain's turns against `model`, in a throwaway home."""
+    from common.settings import llm_overrides, load_settings
     from evals.bench_llm import run_llm_bench
-    from knowledge.settings import llm_overrides, load_settings
 
     llm = load_settings(**llm_overrides(model, api_base)).llm
     with tempfile.TemporaryDirectory(prefix="rl-interview-bench-") as home:

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from agent.interview.events import Assessed, Token
+from common.settings import LLMSettings
 from evals.bench import NEXT_TURN, BenchError, bench_settings, summary
-from knowledge.settings import LLMSettings
 
 
 class ModelClock:

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from knowledge.errors import InputError
-from knowledge.settings import ENV_PREFIX, InterviewSettings, JudgeSettings, KnowledgeSettings, LLMSettings, Settings
+from common.errors import InputError
+from common.settings import ENV_PREFIX, InterviewSettings, JudgeSettings, KnowledgeSettings, LLMSettings, Settings
 
 CLI = (sys.executable, "-c", "from tui.cli import main; main()")
 """The `rl-interview` entry point in a fresh interpreter (what the console script runs)."""

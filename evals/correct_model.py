@@ -22,10 +22,10 @@ from pydantic import SecretStr
 
 from agent.brains.listening import strip_meta
 from agent.brains.llm.prompts import as_data
+from common.errors import InputError
 from evals.gold import GoldTranscript
 from evals.metrics import _round, qwk
 from evals.scripted_provider import LLMServer, Reply, verdict
-from knowledge.errors import InputError
 
 QUOTE_DIR = Path(__file__).parent / "labels" / "quotes"
 FIRST_PASS = QUOTE_DIR / "first_pass.jsonl"

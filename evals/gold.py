@@ -9,9 +9,9 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from knowledge.errors import InputError
+from common.errors import InputError
+from common.yaml_lines import LineLoader, line_of
 from knowledge.models import Question
-from knowledge.yaml_lines import LineLoader, line_of
 
 GOLD_DIR = Path(__file__).parent / "gold"
 Action = Literal["follow_up", "hint", "move_on"]

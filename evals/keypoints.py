@@ -28,8 +28,8 @@ import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from agent.judge.claims import read_sentences
+from common.yaml_lines import LineLoader, line_of
 from knowledge.bank import BankProblem
-from knowledge.yaml_lines import LineLoader, line_of
 
 KEYPOINT_DIR = Path(__file__).parent / "keypoints"
 KINDS = ("paraphrase", "plain", "hard_negative", "misconception", "denial", "other_concept")

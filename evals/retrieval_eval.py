@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-from knowledge.settings import KnowledgeSettings, Settings
+from common.settings import KnowledgeSettings, Settings
 from knowledge.store import KnowledgeStore, SearchMode
 
 QUERIES = Path(__file__).parent / "retrieval" / "queries.yaml"

@@ -13,9 +13,9 @@ from typing import cast
 import yaml
 from pydantic import ValidationError
 
-from knowledge.errors import InputError
+from common.errors import InputError
+from common.yaml_lines import LineDict, LineLoader, line_of
 from knowledge.models import USER_QUESTION_ID, Question
-from knowledge.yaml_lines import LineDict, LineLoader, line_of
 
 BANK_DIR = Path(__file__).parent / "bank"
 NOTES_DIR = Path(__file__).parent / "notes"

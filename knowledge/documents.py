@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from common.errors import InputError
 from knowledge.bank import NOTES_DIR, QUESTION_LINE
 from knowledge.chunking import chunk_text
-from knowledge.errors import InputError
 
 
 class DocumentError(InputError):

@@ -17,8 +17,8 @@ import numpy as np
 from chromadb.api.types import Documents, EmbeddingFunction, Embeddings
 from chromadb.utils.embedding_functions import register_embedding_function
 
+from common.errors import InputError
 from knowledge.cores import gauge
-from knowledge.errors import InputError
 
 
 class EmbeddingUnavailable(InputError):

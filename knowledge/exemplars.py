@@ -21,8 +21,8 @@ import numpy as np
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from common.yaml_lines import LineLoader, line_of
 from knowledge.bank import BankProblem
-from knowledge.yaml_lines import LineLoader, line_of
 
 EXEMPLAR_DIR = Path(__file__).parent / "exemplars"
 VECTORS_FILE = "vectors.npz"

@@ -7,7 +7,7 @@ import threading
 
 import numpy as np
 
-from knowledge.terminal import clean_for_display
+from common.terminal import clean_for_display
 
 TOKEN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]+|[a-z0-9\u00c0-\u024f]+(?:[.-][a-z0-9]+)*")
 CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]+")

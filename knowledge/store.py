@@ -32,12 +32,12 @@ except ImportError:  # Windows: no advisory locks; one process at a time, as Chr
 
 import numpy as np
 
+from common.errors import InputError
+from common.settings import Settings
 from knowledge.bank import user_note_files
 from knowledge.chunking import opening
 from knowledge.documents import chunk_rows, default_sources, read_documents
 from knowledge.embeddings import make_embedding
-from knowledge.errors import InputError
-from knowledge.settings import Settings
 
 COLLECTION = "knowledge"
 RRF_K = 60

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from knowledge.errors import InputError
+from common.errors import InputError
 from knowledge.models import TOPICS, USER_QUESTION_ID, Section
 
 DEFAULT_TOPIC = {Section.algorithm: "reward", Section.infrastructure: "rollout"}

@@ -19,7 +19,7 @@ from textual.screen import Screen
 from textual.signal import Signal
 
 from agent.planning import PlanRequest
-from knowledge.settings import Lang, Settings
+from common.settings import Lang, Settings
 
 if TYPE_CHECKING:  # the interviewer's modules load in a worker, after the first frame
     from agent.app import Services

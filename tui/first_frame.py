@@ -8,7 +8,7 @@ import sys
 import time
 
 from agent.planning import PlanRequest
-from knowledge.settings import load_settings
+from common.settings import load_settings
 from tui.app import InterviewApp
 from tui.widgets.transcript import InterviewerTurn
 

@@ -26,8 +26,8 @@ from agent.interview.events import (
 from agent.interview.runner import Interview
 from agent.state import CandidateAction
 from agent.text import clean_for_display
+from common.terminal import terminal_safe_json
 from knowledge.bank import Bank
-from knowledge.terminal import terminal_safe_json
 
 COMMANDS = {f"/{a.value}": a for a in CandidateAction if a is not CandidateAction.answer} | {"/quit": None}
 

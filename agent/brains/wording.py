@@ -14,7 +14,8 @@ from agent.brains.listening import FILLER, META_LEAD, clarification_for, stems
 from agent.brains.parts import untouched_parts
 from agent.prompts import load_yaml
 from agent.state import Assessment, Decision, Flag, Heard, Reference
-from agent.text import CJK_CHAR, WORD, clean_for_display, find_cue, normalise
+from agent.text import CJK_CHAR, WORD, find_cue, normalise
+from common.terminal import clean_for_display
 from knowledge.chunking import section_title
 from knowledge.models import Part, Question
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, ClassVar, Literal, TypedDict
 
-from agent.text import clean_for_display
+from common.terminal import clean_for_display
 
 Kind = Literal["ask", "follow_up", "hint"]
 

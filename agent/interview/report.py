@@ -12,7 +12,7 @@ from pydantic import BaseModel
 from agent.brains.parts import part_coverage
 from agent.brains.wording import excerpt
 from agent.state import InterviewState, QuestionSummary, Reference
-from agent.text import clean_for_display
+from common.terminal import clean_for_display
 from knowledge.bank import Bank
 from knowledge.chunking import reference_label
 

@@ -27,7 +27,7 @@ from agent.interview.report import build_report, export_report
 from agent.interview.sessions import SessionBusy, SessionDBError, SessionIndex, cut_to_nothing
 from agent.planning import PlanRequest, choose_wordings, make_plan
 from agent.state import CandidateAction, InterviewInput, InterviewState
-from knowledge.settings import Lang
+from common.settings import Lang
 
 INTERRUPT_KINDS = ("ask", "follow_up", "hint")
 ENDED = ("finished", "ended")

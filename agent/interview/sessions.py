@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from knowledge.errors import InputError
+from common.errors import InputError
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (

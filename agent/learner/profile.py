@@ -41,8 +41,8 @@ from fsrs import Card, Rating, Scheduler
 
 from agent.judge.scoring import depth_of
 from agent.state import Evidence
+from common.errors import InputError
 from knowledge.bank import Bank
-from knowledge.errors import InputError
 from knowledge.models import Question
 
 Clock = Callable[[], datetime]

@@ -64,10 +64,10 @@ def bad_input_suite(bank: Bank, answers: int = 300, seed: int = 0) -> Suite:
 
 def malformed_files() -> list[tuple[str, Callable[[], str | None]]]:
     """Each check returns None when the bad file gave its one clear, typed error."""
+    from common.settings import SettingsError, load_settings
     from evals.gold import load_gold
     from knowledge.bank import validate_bank
     from knowledge.documents import DocumentError, read_document
-    from knowledge.settings import SettingsError, load_settings
 
     def in_temp(name: str, content: bytes, use: Callable[[Path], str | None]) -> str | None:
         with tempfile.TemporaryDirectory() as folder:

@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # langchain_core comes with langgraph; only its types are use
 def _llm_settings(url: str):
     from pydantic import SecretStr
 
-    from knowledge.settings import LLMSettings
+    from common.settings import LLMSettings
 
     return LLMSettings(
         model="openai/selftest", api_base=url, api_key=SecretStr("sk-selftest"), timeout_s=2.0, retries=0

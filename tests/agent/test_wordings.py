@@ -48,7 +48,7 @@ async def asked(settings, retriever, request: PlanRequest, session_id: str, lang
 
 @pytest.fixture
 def settings(agent_home):
-    from knowledge.settings import load_settings
+    from common.settings import load_settings
 
     return load_settings()
 
@@ -84,7 +84,7 @@ async def test_the_same_seed_asks_the_same_wording_and_the_next_session_another(
 
     other_home = tmp_path / "other-home"
     monkeypatch.setenv("RL_INTERVIEW_HOME", str(other_home))
-    from knowledge.settings import load_settings
+    from common.settings import load_settings
 
     elsewhere = load_settings()
     assert await asked(elsewhere, notes_retriever, request, "t1") == first

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from agent.brains.llm.prompts import assess_messages
+from common.settings import load_settings
 from evals.correct_model import (
     FIRST_PASS,
     SECOND_PASS,
@@ -20,7 +21,6 @@ from evals.correct_model import (
 )
 from evals.gold import load_gold
 from knowledge.bank import load_bank
-from knowledge.settings import load_settings
 
 
 @pytest.fixture(scope="module")

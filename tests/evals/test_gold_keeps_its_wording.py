@@ -7,11 +7,11 @@ import asyncio
 
 from agent.app import make_brain
 from agent.interview.retrieval import NotesRetriever
+from common.settings import load_settings
 from evals.gold import GOLD_DIR, load_gold
 from evals.replay import replay_transcript
 from knowledge.bank import Bank, load_bank
 from knowledge.models import Bilingual
-from knowledge.settings import load_settings
 
 
 def test_a_replay_is_the_same_whatever_wordings_the_bank_has():

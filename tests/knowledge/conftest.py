@@ -35,7 +35,7 @@ def app():
 
 @pytest.fixture
 def hash_settings():
-    from knowledge.settings import KnowledgeSettings, Settings
+    from common.settings import KnowledgeSettings, Settings
 
     return Settings(knowledge=KnowledgeSettings(embedding="hash"))
 

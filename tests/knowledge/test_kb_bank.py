@@ -8,7 +8,7 @@ import pytest
 from kb_helpers import dump_entry, entry, line_containing
 
 from knowledge.bank import BankError, load_bank, validate_bank
-from knowledge.terminal import EXIT_SKIPPED
+from tui.cli.console import EXIT_SKIPPED
 
 
 @pytest.fixture

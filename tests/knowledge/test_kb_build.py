@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from kb_helpers import write
 
+from common.settings import load_settings
 from knowledge.embeddings import HashEmbedding
-from knowledge.settings import load_settings
 from knowledge.store import KnowledgeStore, StoreError
-from knowledge.terminal import EXIT_SKIPPED
+from tui.cli.console import EXIT_SKIPPED
 
 PPO_NOTE = """# PPO clipping
 

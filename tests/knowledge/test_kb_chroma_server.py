@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from kb_helpers import write
 
-from knowledge.settings import load_settings
+from common.settings import load_settings
 from knowledge.store import KnowledgeStore, StoreError
 
 

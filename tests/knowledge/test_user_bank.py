@@ -13,9 +13,9 @@ import pytest
 from isolation import child_env
 from user_questions import break_field, write_user_question
 
+from common.settings import load_settings
 from knowledge.bank import BANK_DIR, load_bank
-from knowledge.settings import load_settings
-from knowledge.terminal import EXIT_SKIPPED
+from tui.cli.console import EXIT_SKIPPED
 
 
 def line_of(path: Path, needle: str) -> int:

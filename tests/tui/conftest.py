@@ -12,8 +12,8 @@ from isolation import isolate
 
 from agent.interview.retrieval import NotesRetriever
 from agent.planning import PlanRequest
+from common.settings import Settings, load_settings
 from knowledge.bank import Bank, load_bank
-from knowledge.settings import Settings, load_settings
 
 FIXED_TIME = 1_000.0
 """What the app's clock always says: the side panel's timer stays at 00:00."""

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from knowledge.errors import InputError
+from common.errors import InputError
 from tui.cli import app
 
 PACKAGES = ("agent", "knowledge", "evals")

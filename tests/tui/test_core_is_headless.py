@@ -64,5 +64,5 @@ def test_import_linter_contract_holds(home):
     done = subprocess.run([lint, "--no-cache"], cwd=ROOT, env=_env(home), capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "The core never imports the UI KEPT" in done.stdout
-    assert "Rooms import downwards only: tui -> evals -> agent -> knowledge KEPT" in done.stdout
+    assert "Rooms import downwards only: tui -> evals -> agent -> knowledge -> common KEPT" in done.stdout
     assert "Contracts: 4 kept, 0 broken." in done.stdout, "the interviewer's rooms keep their order too"

@@ -168,7 +168,7 @@ async def test_your_questions_are_marked_and_a_broken_one_is_named(make_app, tmp
     broken = write_user_question(folder, "my-broken")
     break_field(broken, "difficulty: ", "difficulty: 9 #")
     monkeypatch.setenv("RL_INTERVIEW_BANK_PATHS", str(folder))
-    from knowledge.settings import load_settings
+    from common.settings import load_settings
 
     app = make_app(bank=None)  # loaded from the settings, with the user's questions
     app.settings = load_settings()

@@ -628,8 +628,8 @@ async def test_a_hung_provider_costs_a_turn_no_more_than_its_deadline_and_the_of
     depth and in the question's review."""
     from agent.brains.llm.brain import LLMBrain
     from agent.brains.llm.client import litellm_module
+    from common.settings import LLMSettings
     from evals.scripted_provider import Hanging
-    from knowledge.settings import LLMSettings
 
     await litellm_module()  # the import is not the provider's delay
     hung = Hanging()

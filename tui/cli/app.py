@@ -7,9 +7,9 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from knowledge.errors import InputError
-from knowledge.settings import Settings, load_settings
-from knowledge.terminal import fail
+from common.errors import InputError
+from common.settings import Settings, load_settings
+from tui.cli.console import fail
 
 
 class Commands(TyperGroup):
@@ -64,7 +64,7 @@ MaxCostOption = Annotated[
 def interview_settings(model: str | None, api_base: str | None, max_cost: float | None) -> Settings:
     """The settings with the command line's model options; a model needs litellm installed."""
     from agent.brains.llm.client import INSTALL_HINT, litellm_installed
-    from knowledge.settings import llm_overrides
+    from common.settings import llm_overrides
 
     settings = load_settings(**llm_overrides(model, api_base, max_cost))
     if settings.llm.model and not litellm_installed():

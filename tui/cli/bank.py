@@ -13,12 +13,13 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from common.settings import load_settings
+from common.terminal import clean_for_display, terminal_safe_json
 from evals.bank_audit import CHECKS, audit
 from knowledge.bank import NOTES_DIR, load_bank, validate_bank
 from knowledge.models import Section
-from knowledge.settings import load_settings
-from knowledge.terminal import EXIT_SKIPPED, clean_for_display, err, fail, out, terminal_safe_json
 from tui.cli.app import ApiBaseOption, ModelOption, app, interview_settings
+from tui.cli.console import EXIT_SKIPPED, err, fail, out
 
 bank_app = typer.Typer(help="The question bank: list, show and validate questions.", no_args_is_help=True)
 app.add_typer(bank_app, name="bank")

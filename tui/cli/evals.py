@@ -10,9 +10,10 @@ from typing import Annotated, Literal
 
 import typer
 
+from common.terminal import terminal_safe_json
 from evals.report_text import explanation, markdown, table
-from knowledge.terminal import EXIT_SKIPPED, err, fail, out, terminal_safe_json
 from tui.cli.app import ApiBaseOption, MaxCostOption, ModelOption, app
+from tui.cli.console import EXIT_SKIPPED, err, fail, out
 
 
 @app.command("eval")
@@ -64,11 +65,11 @@ def eval_command(
     # Long only for its options above: each mode below is a call of its own.
     from agent.app import make_brain
     from agent.interview.retrieval import NotesRetriever
+    from common.settings import llm_overrides, load_settings
     from evals.gold import load_gold
     from evals.part_hits import part_hits
     from evals.replay import evaluate
     from knowledge.bank import load_bank
-    from knowledge.settings import llm_overrides, load_settings
 
     settings = brain_settings(
         load_settings(**llm_overrides(model, api_base, max_cost)), brain or ("llm" if model else "offline")
@@ -159,7 +160,7 @@ def _keypoints(paths: list[Path] | None, bank, settings, as_json: bool) -> None:
 def brain_settings(settings, brain: str):
     """The settings for the chosen brain: `offline` ignores a configured model, `llm` needs one."""
     from agent.brains.llm.client import INSTALL_HINT, litellm_installed
-    from knowledge.settings import SettingsError
+    from common.settings import SettingsError
 
     if brain == "offline":
         return settings.model_copy(update={"llm": settings.llm.model_copy(update={"model": None})})

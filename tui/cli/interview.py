@@ -9,9 +9,9 @@ from typing import Annotated, Literal, cast
 
 import typer
 
-from knowledge.settings import Lang, Settings, load_settings
-from knowledge.terminal import fail
+from common.settings import Lang, Settings, load_settings
 from tui.cli.app import LATEST, ApiBaseOption, MaxCostOption, ModelOption, app, interview_settings
+from tui.cli.console import fail
 
 
 @app.callback()
@@ -162,7 +162,7 @@ def serve(
 def doctor(model: ModelOption = None, api_base: ApiBaseOption = None) -> None:
     """Check the model configuration with one tiny call and say clearly what is wrong."""
     from agent.brains.llm.doctor import diagnose
-    from knowledge.settings import llm_overrides
+    from common.settings import llm_overrides
 
     settings = load_settings(**llm_overrides(model, api_base))
     diagnosis = asyncio.run(diagnose(settings.llm))

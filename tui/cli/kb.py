@@ -10,10 +10,11 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
+from common.settings import load_settings
+from common.terminal import clean_for_display, terminal_safe_json
 from knowledge.chunking import reference_label
-from knowledge.settings import load_settings
-from knowledge.terminal import EXIT_SKIPPED, clean_for_display, err, fail, out, terminal_safe_json
 from tui.cli.app import app
+from tui.cli.console import EXIT_SKIPPED, err, fail, out
 
 kb_app = typer.Typer(help="The knowledge store: build, inspect, search and evaluate it.", no_args_is_help=True)
 app.add_typer(kb_app, name="kb")

@@ -11,9 +11,10 @@ from typing import Annotated, Literal, cast
 
 import typer
 
-from knowledge.settings import Settings, load_settings
-from knowledge.terminal import fail, terminal_safe_json
+from common.settings import Settings, load_settings
+from common.terminal import terminal_safe_json
 from tui.cli.app import app
+from tui.cli.console import fail
 
 
 @app.command()

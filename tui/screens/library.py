@@ -11,8 +11,8 @@ from textual.widgets import DataTable, Footer, Header, Input, Static
 
 from agent.learner.library import Entry, SearchHit, SearchResult, entries, search
 from agent.learner.profile import History, ProfileError
+from common.terminal import clean_for_display
 from knowledge.chunking import section_title
-from knowledge.terminal import clean_for_display
 from tui.latex import latex_to_unicode
 from tui.screens.base import AppScreen
 

@@ -14,8 +14,8 @@ from agent.learner.library import SearchHit, question_markdown
 from agent.learner.library import drill_now as plan_drill_now
 from agent.learner.profile import ProfileError, system_clock
 from agent.planning import PlanError
+from common.terminal import clean_for_display
 from knowledge.chunking import reference_label, section_title
-from knowledge.terminal import clean_for_display
 from tui.latex import latex_to_unicode
 from tui.screens.base import AppScreen
 

@@ -30,9 +30,9 @@ from agent.brains.llm.prompts import assess_messages, follow_up_messages, repair
 from agent.brains.llm.verify import verified_assessment
 from agent.judge.meaning import MeaningJudge
 from agent.state import Assessment, BrainMemory, Decision, LLMVerdict, ModelUse, Reference
-from agent.text import clean_for_display
+from common.settings import LLMSettings
+from common.terminal import clean_for_display
 from knowledge.models import Question
-from knowledge.settings import LLMSettings
 
 CALLS_PER_TURN = 2
 CONCURRENT_CALLS = 4

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, TypeVar
 
-from knowledge.settings import LLMSettings
+from common.settings import LLMSettings
 
 LITELLM_ENV = {"LITELLM_LOCAL_MODEL_COST_MAP": "True", "LITELLM_TELEMETRY": "False"}
 INSTALL_HINT = "the LLM brain needs litellm: pip install 'rl-interview[llm]'"

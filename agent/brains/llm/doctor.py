@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from agent.brains.llm.client import INSTALL_HINT, LLMFailure, ModelClient, litellm_installed, litellm_module
-from knowledge.settings import LLMSettings
+from common.settings import LLMSettings
 
 PING = [{"role": "user", "content": "Reply with the single word OK."}]
 KEY_SETTING = "RL_INTERVIEW_LLM__API_KEY"

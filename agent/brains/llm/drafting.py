@@ -15,10 +15,10 @@ from pydantic import ValidationError
 
 from agent.brains.llm.client import LLMFailure, ModelClient
 from agent.prompts import load_text
+from common.errors import InputError
+from common.settings import LLMSettings
 from knowledge.bank import QUESTION_LINE
-from knowledge.errors import InputError
 from knowledge.models import TOPICS, USER_QUESTION_ID, Question, Section
-from knowledge.settings import LLMSettings
 
 FENCE = re.compile(r"^```(?:json)?\s*|\s*```$")
 DRAFT_HEADER = """\

@@ -36,7 +36,8 @@ from agent.judge.scoring import (
     reason_for,
 )
 from agent.state import Assessment, Evidence, Flag, LLMVerdict, MisconceptionHit
-from agent.text import clean_for_display, explains, find_cue, is_gibberish, normalise, size
+from agent.text import explains, find_cue, is_gibberish, normalise, size
+from common.terminal import clean_for_display
 from knowledge.models import Question
 
 ELLIPSIS = re.compile(r"\.\.\.|…")

@@ -15,8 +15,8 @@ from agent.brains.brain import OfflineBrain
 from agent.brains.llm.brain import LLMBrain
 from agent.brains.llm.doctor import diagnose
 from agent.state import Decision
+from common.settings import LLMSettings
 from evals.scripted_provider import DEFAULT_FOLLOW_UP, LLMServer, Reply, failure, text, verdict
-from knowledge.settings import LLMSettings
 
 pytestmark = pytest.mark.slow
 

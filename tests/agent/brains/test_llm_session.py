@@ -138,7 +138,7 @@ def hanging():
 
 
 def model_settings(agent_home, api_base: str, **llm):
-    from knowledge.settings import load_settings
+    from common.settings import load_settings
 
     return load_settings(llm={"model": "openai/test", "api_base": api_base, "api_key": KEY, **llm})
 

@@ -14,7 +14,7 @@ from agent.interview.graph import InterviewContext
 from agent.interview.retrieval import StoreRetriever, make_retriever
 from agent.judge.meaning import shared_judge
 from agent.judge.scoring import prepare_answer
-from knowledge.settings import JudgeSettings, KnowledgeSettings, Settings
+from common.settings import JudgeSettings, KnowledgeSettings, Settings
 from knowledge.store import KnowledgeStore
 
 NOTE = """# PPO clipping

@@ -39,7 +39,7 @@ EVENT_KEYS = {
 
 @pytest.fixture
 def settings(agent_home):
-    from knowledge.settings import load_settings
+    from common.settings import load_settings
 
     settings = load_settings()
     assert settings.home == agent_home

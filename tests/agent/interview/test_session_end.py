@@ -27,7 +27,7 @@ class Killed(Exception):
 
 @pytest.fixture
 def settings(agent_home):
-    from knowledge.settings import load_settings
+    from common.settings import load_settings
 
     return load_settings()
 

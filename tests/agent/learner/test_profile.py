@@ -241,7 +241,7 @@ async def play(svc, request: PlanRequest, answer_for, max_follow_ups: int = 3) -
 @pytest.mark.slow
 async def test_a_rebuilt_profile_equals_the_incremental_one(agent_home, notes_retriever, bank, monkeypatch):
     from agent.app import open_services
-    from knowledge.settings import load_settings
+    from common.settings import load_settings
 
     settings = load_settings()
     weak = {"algo-07", "algo-08"}

@@ -22,7 +22,7 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
-from knowledge.errors import InputError
+from common.errors import InputError
 
 ENV_PREFIX = "RL_INTERVIEW_"
 

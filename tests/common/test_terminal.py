@@ -2,7 +2,7 @@
 
 import json
 
-from knowledge.terminal import clean_for_display, terminal_safe_json
+from common.terminal import clean_for_display, terminal_safe_json
 
 
 def test_escape_sequences_and_controls_are_removed_but_text_and_layout_stay():

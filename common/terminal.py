@@ -1,14 +1,11 @@
-"""The terminal: the consoles every command writes to, and keeping it safe from text we did not
-write (answers, documents): escape sequences (ANSI CSI, OSC) and other control characters never
-reach it raw."""
+"""Keeping the terminal safe from text we did not write (answers, documents): escape sequences
+(ANSI CSI, OSC) and other control characters never reach it raw. Every layer prints such text:
+the store's snippets, the interviewer's quotes, the front ends."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
-
-import typer
-from rich.console import Console
 
 ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
 C1_CONTROLS = {code: f"\\u{code:04x}" for code in range(0x80, 0xA0)}
@@ -25,16 +22,3 @@ def terminal_safe_json(encoded: str) -> str:
     """JSON text with C1 control characters written as \\u escapes (json.dumps already escapes
     C0 ones); the data it decodes to is unchanged."""
     return encoded.translate(C1_CONTROLS)
-
-
-EXIT_SKIPPED = 3
-"""Exit code of a command that finished but left something out (a bad file, a bad entry)."""
-
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
-
-
-def fail(message: str, code: int = 1) -> typer.Exit:
-    """Tell the error on stderr; the command raises what this returns."""
-    err.print(f"[red]error:[/] {message}", markup=True, soft_wrap=True)
-    return typer.Exit(code)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from kb_helpers import write
 from pydantic import ValidationError
+from typer.testing import CliRunner
 
-from knowledge.settings import Settings, SettingsError, config_path, load_settings
+from common.settings import Settings, SettingsError, config_path, load_settings
 from knowledge.store import KnowledgeStore
 
 
@@ -18,7 +18,8 @@ def config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("RL_INTERVIEW_CONFIG", str(path))
 
     def write_config(text: str) -> Path:
-        return write(path, text)
+        path.write_text(text, encoding="utf-8")
+        return path
 
     return write_config
 
@@ -126,9 +127,11 @@ def test_settings_are_frozen():
         settings.chroma_url = "http://x"  # type: ignore[misc]
 
 
-def test_cli_with_broken_config_prints_the_location_without_traceback(runner, app, config):
+def test_cli_with_broken_config_prints_the_location_without_traceback(config):
+    from tui.cli import app
+
     path = config("[knowledge\n")
-    result = runner.invoke(app, ["kb", "status"])
+    result = CliRunner().invoke(app, ["kb", "status"])
     assert result.exit_code == 1
     assert str(path) in result.output
     assert "line 1" in result.output
