@@ -13,15 +13,14 @@ from isolation import isolate
 
 @pytest.fixture(autouse=True)
 def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """RL_INTERVIEW_HOME in tmp_path, a config path that does not exist, the `hash` embedding, the
+    """RL_INTERVIEW_HOME is tmp_path itself, a config path that does not exist, the `hash` embedding, the
     cue-only judge.
 
     Any RL_INTERVIEW_* variable of the person running the tests is removed first, so their setup
     (a Chroma server, an LLM key) never leaks into a test.
     """
-    home = tmp_path / "home"
-    isolate(monkeypatch, home, tmp_path / "no-such-config.toml")
-    return home
+    isolate(monkeypatch, tmp_path, tmp_path / "no-such-config.toml")
+    return tmp_path
 
 
 def _is_local(address: object) -> bool:

@@ -5,14 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from isolation import isolate
 
 
-@pytest.fixture(autouse=True)
-def agent_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Every agent test writes only under tmp_path, reads no config file and uses the hash embedding."""
-    isolate(monkeypatch, tmp_path, tmp_path / "none.toml")
-    return tmp_path
+@pytest.fixture
+def agent_home(isolated_env: Path) -> Path:
+    """The test's home (tests/conftest.py isolates every test): tmp_path itself."""
+    return isolated_env
 
 
 @pytest.fixture(scope="session")

@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 import pytest
-from isolation import TEST_SETTINGS
+from isolation import child_env
 
 from evals.bench_llm import ModelClock
 from evals.scripted_provider import LLMServer, Reply
@@ -59,13 +59,9 @@ def test_bench_with_a_model_reports_model_time_and_overhead_apart(tmp_path):
             capture_output=True,
             text=True,
             timeout=300,
-            env={
-                "PATH": "/usr/bin:/bin",
-                "HOME": str(tmp_path),
-                "RL_INTERVIEW_HOME": str(tmp_path / "home"),
-                "OPENAI_API_KEY": "sk-test",
-                **TEST_SETTINGS,
-            },
+            env=child_env(
+                tmp_path / "home", base={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}, OPENAI_API_KEY="sk-test"
+            ),
         )
     finally:
         provider.stop()

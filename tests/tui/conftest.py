@@ -1,4 +1,4 @@
-"""Shared fixtures for the TUI tests: a home folder in tmp_path, no config file, the `hash` embedding,
+"""Shared fixtures for the TUI tests: the test's home and settings (isolated by tests/conftest.py),
 our notes as the retriever (no Chroma store), a clock that never moves and predictable session ids."""
 
 from __future__ import annotations
@@ -8,7 +8,6 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
-from isolation import isolate
 
 from agent.interview.retrieval import NotesRetriever
 from agent.planning import PlanRequest
@@ -19,25 +18,16 @@ FIXED_TIME = 1_000.0
 """What the app's clock always says: the side panel's timer stays at 00:00."""
 
 
-@pytest.fixture(autouse=True)
-def tui_env(isolated_env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """RL_INTERVIEW_HOME is tmp_path itself; the config file does not exist; the hash embedding.
-
-    Runs after tests/conftest.py's `isolated_env`, which has already removed the runner's own
-    RL_INTERVIEW_* variables."""
-    isolate(monkeypatch, tmp_path, tmp_path / "none.toml")
-    return tmp_path
+@pytest.fixture
+def home(isolated_env: Path) -> Path:
+    """The test's home (tests/conftest.py isolates every test): tmp_path itself."""
+    return isolated_env
 
 
 @pytest.fixture
-def home(tui_env: Path) -> Path:
-    return tui_env
-
-
-@pytest.fixture
-def settings(tui_env: Path) -> Settings:
+def settings(home: Path) -> Settings:
     loaded = load_settings()
-    assert loaded.home == tui_env, "the tests must never write to the real home"
+    assert loaded.home == home, "the tests must never write to the real home"
     return loaded
 
 

@@ -17,7 +17,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from isolation import TEST_SETTINGS
+from isolation import child_env
 from tui_helpers import probes
 
 from agent.interview.sessions import process_alive
@@ -72,13 +72,8 @@ def _launch(tmp_path: Path, name: str, *args: str) -> None:
     assert shutil.which("tmux"), "tmux is not installed: apt-get install -y tmux (CI's .ci/run installs it)"
     script = shutil.which("rl-interview")
     assert script, "the rl-interview script is not on PATH: pip install -e '.[test]'"
-    env = {
-        "RL_INTERVIEW_HOME": str(tmp_path / "home"),
-        "RL_INTERVIEW_CONFIG": str(tmp_path / "none.toml"),
-        **TEST_SETTINGS,
-        "HOME": str(tmp_path),  # nothing the app or its libraries write lands in the real home
-        "TERM": "xterm-256color",
-    }
+    # HOME too: nothing the app or its libraries write lands in the real home.
+    env = child_env(tmp_path / "home", tmp_path / "none.toml", base={}, HOME=str(tmp_path), TERM="xterm-256color")
     command = (
         "env -u COLUMNS -u LINES "
         + " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
@@ -178,12 +173,7 @@ def test_an_answer_typed_then_sigkilled_is_back_in_the_editor_after_r(tmp_path: 
 
 def _answers(tmp_path: Path) -> list[str]:
     """The answers in the latest session's report (`rl-interview report --format json`)."""
-    env = {
-        **_clean_env(),
-        "RL_INTERVIEW_HOME": str(tmp_path / "home"),
-        "RL_INTERVIEW_CONFIG": str(tmp_path / "none.toml"),
-        **TEST_SETTINGS,
-    }
+    env = child_env(tmp_path / "home", tmp_path / "none.toml", base=_clean_env())
     report = subprocess.run(
         [shutil.which("rl-interview"), "report", "--format", "json"],
         capture_output=True,
