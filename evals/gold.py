@@ -32,9 +32,13 @@ class GoldError(InputError):
     """A gold file that cannot be used; the message names the file, the turn and the field."""
 
 
-class GoldLabel(BaseModel):
+class _GoldRecord(BaseModel):
+    """Frozen, and open to extra fields: a gold file may carry notes the evaluation does not read."""
+
     model_config = ConfigDict(extra="allow", frozen=True)
 
+
+class GoldLabel(_GoldRecord):
     depth: int = Field(ge=0, le=4)
     next: list[Action] | None = None
     part: str | None = Field(default=None, pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -44,13 +48,11 @@ class GoldLabel(BaseModel):
 
     @field_validator("next", mode="before")
     @classmethod
-    def _one_or_many(cls, value):
+    def _one_or_many(cls, value: object) -> object:
         return [value] if isinstance(value, str) else value
 
 
-class GoldTurn(BaseModel):
-    model_config = ConfigDict(extra="allow", frozen=True)
-
+class GoldTurn(_GoldRecord):
     question: str
     asked: str | None = None
     answer: str = ""
@@ -59,19 +61,22 @@ class GoldTurn(BaseModel):
 
     @field_validator("answer", mode="before")
     @classmethod
-    def _none_is_empty(cls, value):
+    def _none_is_empty(cls, value: object) -> object:
         return "" if value is None else value
 
 
-class GoldTranscript(BaseModel):
-    model_config = ConfigDict(extra="allow", frozen=True)
-
+class GoldTranscript(_GoldRecord):
     id: str
     language: str | None = None
     split: str = "dev"
     note: str | None = None
     turns: list[GoldTurn] = Field(min_length=1)
     path: str = ""
+
+
+def _at(path: Path, line: int | None) -> str:
+    """`path:line`, or the path alone where the line is not known."""
+    return f"{path}:{line}" if line else str(path)
 
 
 def load_gold_file(path: Path, known_questions: set[str] | Mapping[str, Question]) -> GoldTranscript:
@@ -91,17 +96,15 @@ def load_gold_file(path: Path, known_questions: set[str] | Mapping[str, Question
         err = exc.errors()[0]
         loc = err["loc"]
         which_turn = f", turn {loc[1]}" if len(loc) > 1 and loc[0] == "turns" and isinstance(loc[1], int) else ""
-        line = line_of(data, loc)
         field = ".".join(str(p) for p in loc)
-        raise GoldError(f"{path}{':' + str(line) if line else ''}{which_turn}: field {field}: {err['msg']}") from None
+        raise GoldError(f"{_at(path, line_of(data, loc))}{which_turn}: field {field}: {err['msg']}") from None
     for i, turn in enumerate(transcript.turns):
         if turn.question not in known_questions:
             raise GoldError(f"{path}, turn {i}: unknown question id {turn.question!r}")
         parts = [p.id for p in known_questions[turn.question].parts] if isinstance(known_questions, Mapping) else None
         if turn.gold.part and parts is not None and turn.gold.part not in parts:
-            line = line_of(data, ("turns", i, "gold", "part"))
             raise GoldError(
-                f"{path}{':' + str(line) if line else ''}, turn {i}: field turns.{i}.gold.part: "
+                f"{_at(path, line_of(data, ('turns', i, 'gold', 'part')))}, turn {i}: field turns.{i}.gold.part: "
                 f"{turn.gold.part!r} is not a part of {turn.question} ({', '.join(parts)})"
             )
     return transcript

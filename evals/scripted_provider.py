@@ -103,66 +103,75 @@ class _QuietServer(ThreadingHTTPServer):
         """A client that gave up (a timeout test) leaves a broken pipe: expected, not worth a traceback."""
 
 
+class _ScriptedHandler(BaseHTTPRequestHandler):
+    """Answers each request as the `LLMServer` it serves has scripted."""
+
+    scripted: LLMServer
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args: Any) -> None:  # keep test output clean
+        pass
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+        self.scripted.requests.append(body)
+        streamed = bool(body.get("stream"))
+        reply = self.scripted.next_reply(streamed, body)
+        time.sleep(reply.delay_s)
+        if reply.status != 200:
+            self._send_json(
+                reply.status,
+                {"error": {"message": reply.error, "type": "scripted", "code": str(reply.status)}},
+                reply.headers,
+            )
+        elif streamed:
+            self._stream(body, reply)
+        else:
+            self._send_json(200, _completion(body, reply), reply.headers)
+
+    def _send_json(self, status: int, payload: dict[str, Any], headers: dict[str, str]) -> None:
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Connection", "close")
+        for name, value in headers.items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _stream(self, body: dict[str, Any], reply: Reply) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        pieces = _pieces(reply.content)
+        for i, piece in enumerate(pieces):
+            if reply.cut_after is not None and i >= reply.cut_after:
+                self.wfile.flush()
+                self.close_connection = True
+                return  # no terminating chunk: the peer sees an incomplete body
+            self._event(_chunk(body, {"content": piece}, None))
+        self._event(_chunk(body, {}, "stop"))
+        if (body.get("stream_options") or {}).get("include_usage"):
+            self._event({**_chunk(body, {}, None), "choices": [], "usage": _usage(reply)})
+        self._write_chunk(b"data: [DONE]\n\n")
+        self._write_chunk(b"")
+
+    def _event(self, payload: dict[str, Any]) -> None:
+        self._write_chunk(f"data: {json.dumps(payload)}\n\n".encode())
+
+    def _write_chunk(self, data: bytes) -> None:
+        self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+        self.wfile.flush()
+
+
 def _handler_for(server: LLMServer) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
+    """A handler class bound to `server` (the HTTP server makes one handler per request)."""
 
-        def log_message(self, *args: Any) -> None:  # keep test output clean
-            pass
-
-        def do_POST(self) -> None:
-            body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
-            server.requests.append(body)
-            streamed = bool(body.get("stream"))
-            reply = server.next_reply(streamed, body)
-            time.sleep(reply.delay_s)
-            if reply.status != 200:
-                self._send_json(
-                    reply.status,
-                    {"error": {"message": reply.error, "type": "scripted", "code": str(reply.status)}},
-                    reply.headers,
-                )
-            elif streamed:
-                self._stream(body, reply)
-            else:
-                self._send_json(200, _completion(body, reply), reply.headers)
-
-        def _send_json(self, status: int, payload: dict[str, Any], headers: dict[str, str]) -> None:
-            data = json.dumps(payload).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.send_header("Connection", "close")
-            for name, value in headers.items():
-                self.send_header(name, value)
-            self.end_headers()
-            self.wfile.write(data)
-
-        def _stream(self, body: dict[str, Any], reply: Reply) -> None:
-            self.send_response(200)
-            self.send_header("Content-Type", "text/event-stream")
-            self.send_header("Transfer-Encoding", "chunked")
-            self.send_header("Connection", "close")
-            self.end_headers()
-            pieces = _pieces(reply.content)
-            for i, piece in enumerate(pieces):
-                if reply.cut_after is not None and i >= reply.cut_after:
-                    self.wfile.flush()
-                    self.close_connection = True
-                    return  # no terminating chunk: the peer sees an incomplete body
-                self._event(_chunk(body, {"content": piece}, None))
-            self._event(_chunk(body, {}, "stop"))
-            if (body.get("stream_options") or {}).get("include_usage"):
-                self._event({**_chunk(body, {}, None), "choices": [], "usage": _usage(reply)})
-            self._write_chunk(b"data: [DONE]\n\n")
-            self._write_chunk(b"")
-
-        def _event(self, payload: dict[str, Any]) -> None:
-            self._write_chunk(f"data: {json.dumps(payload)}\n\n".encode())
-
-        def _write_chunk(self, data: bytes) -> None:
-            self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
-            self.wfile.flush()
+    class Handler(_ScriptedHandler):
+        scripted = server
 
     return Handler
 

@@ -17,24 +17,17 @@ from __future__ import annotations
 import shutil
 import time
 import uuid
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
-from urllib.parse import urlparse
-
-try:
-    import fcntl
-except ImportError:  # Windows: no advisory locks; one process at a time, as Chroma expects
-    fcntl = None  # type: ignore[assignment]
 
 import numpy as np
 
-from common.errors import InputError
 from common.settings import Settings
 from knowledge.bank import user_note_files
+from knowledge.chroma import StoreError, connect, forget_open_clients, store_location, store_lock, unusable
 from knowledge.chunking import opening
 from knowledge.documents import chunk_rows, default_sources, read_documents
 from knowledge.embeddings import make_embedding
@@ -52,10 +45,6 @@ before by another process (one fresh search in ten on a busy machine); an exact 
 at our sizes it is faster. Larger stores use Chroma's index."""
 SearchMode = Literal["dense", "lexical", "hybrid"]
 Progress = Callable[[int, int], None]
-
-
-class StoreError(InputError):
-    """The store cannot be used as it is; the message names the fix."""
 
 
 @dataclass(frozen=True)
@@ -111,52 +100,12 @@ class KnowledgeStore:
     # -- opening ----------------------------------------------------------------------------
     @property
     def location(self) -> str:
-        return self.settings.chroma_url or str(self.settings.store_dir / "chroma")
+        return store_location(self.settings)
 
     def _client_or_raise(self) -> Any:
         if self._client is None:
-            import chromadb
-            from chromadb.config import Settings as ChromaSettings
-
-            chroma_settings = ChromaSettings(anonymized_telemetry=False)
-            try:
-                if self.settings.chroma_url:
-                    url = urlparse(self.settings.chroma_url)
-                    self._client = chromadb.HttpClient(
-                        host=url.hostname or "127.0.0.1",
-                        port=url.port or 8000,
-                        ssl=url.scheme == "https",
-                        settings=chroma_settings,
-                    )
-                    self._client.heartbeat()
-                else:
-                    path = self.settings.store_dir / "chroma"
-                    path.mkdir(parents=True, exist_ok=True)
-                    self._client = chromadb.PersistentClient(path=str(path), settings=chroma_settings)
-            except Exception as exc:  # chromadb raises many kinds; all mean the same to the user
-                self._client = None
-                raise StoreError(self._unusable(exc)) from exc
+            self._client = connect(self.settings)
         return self._client
-
-    def _unusable(self, exc: BaseException) -> str:
-        reason = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
-        if self.settings.chroma_url:
-            return f"cannot reach the Chroma server at {self.settings.chroma_url} ({reason}); start it with `chroma run` or unset RL_INTERVIEW_CHROMA_URL"
-        return f"the knowledge store at {self.location} is damaged or locked ({reason}); fix: rl-interview kb build --rebuild"
-
-    @contextmanager
-    def _locked(self, exclusive: bool) -> Iterator[None]:
-        """Builds write alone; readers may share (a Chroma server serialises writes itself)."""
-        if self.settings.chroma_url or fcntl is None:
-            yield
-            return
-        self.settings.store_dir.mkdir(parents=True, exist_ok=True)
-        with open(self.settings.store_dir / "build.lock", "a+") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
-            try:
-                yield
-            finally:
-                fcntl.flock(lock, fcntl.LOCK_UN)
 
     def _reopen_if_rebuilt(self) -> None:
         """Drop this process's handles when another process has built the store since they were opened."""
@@ -167,9 +116,7 @@ class KnowledgeStore:
         except Exception:  # deleted or damaged meanwhile: opening it again says which
             current = None
         if current != self._generation:
-            from chromadb.api.shared_system_client import SharedSystemClient
-
-            SharedSystemClient.clear_system_cache()  # Chroma keeps one client per path per process
+            forget_open_clients()
             self._client = self._collection = self._corpus = self._lexical = None
 
     def collection(self, create: bool = False) -> Any:
@@ -194,7 +141,7 @@ class KnowledgeStore:
             except StoreError:
                 raise
             except Exception as exc:
-                raise StoreError(self._unusable(exc)) from exc
+                raise StoreError(unusable(self.settings, exc)) from exc
         return self._collection
 
     def _check_embedding(self, collection: Any) -> None:
@@ -224,7 +171,7 @@ class KnowledgeStore:
         found = read_documents(self.sources(extra_sources), int(self.settings.knowledge.max_file_mb * 1e6))
         documents, unreadable, report.skipped = found.documents, found.unreadable, found.skipped
         if rebuild:
-            with self._locked(exclusive=True):
+            with store_lock(self.settings, exclusive=True):
                 self._reset()
         collection = self.collection(create=True)
         existing = self._existing_hashes(collection)
@@ -235,7 +182,7 @@ class KnowledgeStore:
         rows = [row for doc in changed for row in chunk_rows(doc, self.settings.knowledge.chunk_tokens)]
         vectors = self._embed_all([r.embed_text for r in rows], progress)
 
-        with self._locked(exclusive=True):
+        with store_lock(self.settings, exclusive=True):
             for key in [*removed, *(doc.key for doc in changed)]:
                 collection.delete(where={"source": key})
             for start in range(0, len(rows), 256):
@@ -284,13 +231,11 @@ class KnowledgeStore:
                 client.delete_collection(self._collection_name)
         except Exception as exc:
             if self.settings.chroma_url:
-                raise StoreError(self._unusable(exc)) from exc
-            from chromadb.api.shared_system_client import SharedSystemClient
-
+                raise StoreError(unusable(self.settings, exc)) from exc
             damaged = self.settings.store_dir / "chroma"
             aside = damaged.with_name(f"chroma.damaged-{int(time.time())}")
             shutil.move(str(damaged), str(aside))
-            SharedSystemClient.clear_system_cache()  # Chroma caches the half-opened client per path
+            forget_open_clients()  # Chroma caches the half-opened client per path
             self._client = None
 
     # -- reading ----------------------------------------------------------------------------
@@ -335,7 +280,7 @@ class KnowledgeStore:
         nothing)."""
         if not query.strip():
             return self.for_question(question_id, k) if question_id else []
-        with self._locked(exclusive=False):
+        with store_lock(self.settings, exclusive=False):
             dense = self._dense(query, k * 4, question_id, query_vector) if mode != "lexical" else []
             lexical = self._lexical_hits(query, k * 4, question_id) if mode != "dense" else []
         if mode == "dense":
@@ -391,7 +336,7 @@ class KnowledgeStore:
 
     def for_question(self, question_id: str, k: int = 10) -> list[Hit]:
         """The chunks of one question's reference note, in reading order."""
-        with self._locked(exclusive=False):
+        with store_lock(self.settings, exclusive=False):
             got = self.collection().get(where={"question_id": question_id}, include=["documents", "metadatas"])
         rows = sorted(
             zip(got["ids"], got["documents"], got["metadatas"], strict=True),

@@ -165,12 +165,15 @@ def _hint_target(question: Question, assessment: Assessment, probed: tuple[str, 
     last = probed[-1] if probed else None
     if last in missed:
         return last
+    # The bank's level order now, not the order `assessment.missed` was saved in (a session resumed
+    # after the bank changed); the scorer's assessments list them in this order anyway.
+    in_order = [point_id for point_id in question.missed() if point_id in missed]
     covered = {e.key_point for e in assessment.covered}
     for part in untouched_parts(question, covered):
-        points = [kp for kp in question.points_of(part.id) if kp.id in missed]
+        points = [point_id for point_id in in_order if question.key_point(point_id).part == part.id]
         if points:
-            return min(points, key=lambda kp: kp.level).id
-    return min((kp for kp in question.key_points if kp.id in missed), key=lambda kp: kp.level).id
+            return points[0]
+    return in_order[0]
 
 
 def _why(question: Question, target: str, assessment: Assessment, open_parts) -> str:

@@ -1,6 +1,7 @@
 """Which rubric claims each sentence of an answer makes: by meaning where the question has
 exemplars, by cue phrases where it has none. The scorer, the LLM verifier and `eval --keypoints`
-all decide through `read_sentences`, so what is measured is what the interviewer does.
+all decide through `read_sentences`, so what is measured is what the interviewer does. `collect`
+adds an answer's sentences up: the evidence for each point, the misconceptions, the near misses.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
+from agent.state import Evidence, MisconceptionHit
 from agent.text import asserts, explains, find_cue, normalise, size
 from knowledge.models import Question
 
@@ -32,6 +34,17 @@ class PointClaim:
     nearest: str | None = None
     """The exemplar of the point the sentence is closest to."""
     cue: str | None = None
+
+    def evidence(self) -> Evidence:
+        """The claim as an assessment records it (credited, or as a near miss)."""
+        return Evidence(
+            key_point=self.key_point,
+            level=self.level,
+            quote=self.quote,
+            how=self.how,
+            strength=self.strength,
+            nearest=self.nearest,
+        )
 
 
 @dataclass(frozen=True)
@@ -155,3 +168,56 @@ def _apply_levels_and_cues(question: Question, claims: SentenceClaims) -> None:
     named = {w.misconception for w in claims.misconceptions}
     claims.misconceptions += [w for w in cued.misconceptions if w.misconception not in named]
     claims.mentioned = cued.mentioned or bool(claims.points)
+
+
+ADJACENT_SHARE = 0.5
+"""Share of an answer's explaining sentences that explain a neighbouring concept, above which the
+answer is taken to be about that concept, not the one asked (it then shows nothing)."""
+
+
+SAID_TOWARD = 0.5
+"""A sentence (or a clause of it) whose probability for a point reaches this, short of crediting
+it, said something toward the point: a near miss, even beside a point it did make."""
+
+
+def collect(
+    question: Question, claims: list[SentenceClaims]
+) -> tuple[dict[str, Evidence], list[MisconceptionHit], list[Evidence]]:
+    """The first sentence that shows each point, each misconception stated, and the near misses."""
+    evidence: dict[str, Evidence] = {}
+    near: dict[str, Evidence] = {}
+    misconceptions: dict[str, MisconceptionHit] = {}
+    corrections = {m.id: m.correction for m in question.misconceptions}
+    for sentence in claims:
+        for point in sentence.points:
+            evidence.setdefault(point.key_point, point.evidence())
+        miss = sentence.near_miss
+        if miss is not None and (
+            miss.key_point not in near or (miss.strength or 0) > (near[miss.key_point].strength or 0)
+        ):
+            near[miss.key_point] = miss.evidence()
+        for point_id, p in sentence.reach.items():
+            stronger = point_id not in near or p > (near[point_id].strength or 0)
+            if p >= SAID_TOWARD and stronger:
+                level = question.key_point(point_id).level
+                near[point_id] = Evidence(
+                    key_point=point_id, level=level, quote=sentence.sentence, how="meaning", strength=round(p, 3)
+                )
+        for wrong in sentence.misconceptions:
+            misconceptions.setdefault(
+                wrong.misconception,
+                MisconceptionHit(
+                    misconception=wrong.misconception, quote=wrong.quote, correction=corrections[wrong.misconception]
+                ),
+            )
+    # The surest wrong claim first: it is the one the interviewer challenges.
+    strength = {w.misconception: w.strength or 1.0 for c in claims for w in c.misconceptions}
+    ordered = sorted(misconceptions.values(), key=lambda m: -strength.get(m.misconception, 1.0))
+    return evidence, ordered, [e for k, e in near.items() if k not in evidence]
+
+
+def about_another_concept(claims: list[SentenceClaims], evidence: dict[str, Evidence]) -> bool:
+    """Does the answer mostly explain a neighbouring concept (`ADJACENT_SHARE`), showing at most one point?"""
+    explaining = [c for c in claims if explains(c.sentence)]
+    others = sum(c.other_concept for c in explaining)
+    return bool(explaining) and len(evidence) <= 1 and others >= ADJACENT_SHARE * len(explaining)

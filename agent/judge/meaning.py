@@ -60,7 +60,7 @@ class MeaningJudge:
         return question_id in self.exemplars
 
     def _trained_heads(self) -> Heads:
-        """The heads, for reading; callers check `heads is not None` first (claims, llm_verify)."""
+        """The heads, for reading; callers check `heads is not None` first (claims, the LLM verifier)."""
         if self.heads is None:
             raise RuntimeError("the meaning judge's heads are not trained yet")
         return self.heads

@@ -19,9 +19,10 @@ Depth is cumulative over the turns on a question and never goes down.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
-from agent.judge.claims import SentenceClaims, read_sentences
+from agent.judge.claims import SentenceClaims, about_another_concept, collect, read_sentences
 from agent.judge.meaning import MeaningJudge
 from agent.state import Assessment, Evidence, Flag, MisconceptionHit
 from agent.text import (
@@ -34,8 +35,6 @@ from agent.text import (
     sentences,
 )
 from knowledge.models import DEPTH_NAMES, Question
-
-LEVEL_NAMES = dict(enumerate(DEPTH_NAMES))
 
 
 @dataclass(frozen=True)
@@ -168,75 +167,6 @@ def is_keyword_list(content: list[str]) -> bool:
     return list_shape(one_per_line(content)).is_list and sum(explains(s) for s in content) < 2
 
 
-ADJACENT_SHARE = 0.5
-"""Share of an answer's explaining sentences that explain a neighbouring concept, above which the
-answer is taken to be about that concept, not the one asked (it then shows nothing)."""
-
-
-SAID_TOWARD = 0.5
-"""A sentence (or a clause of it) whose probability for a point reaches this, short of crediting
-it, said something toward the point: a near miss, even beside a point it did make."""
-
-
-def collect(
-    question: Question, claims: list[SentenceClaims]
-) -> tuple[dict[str, Evidence], list[MisconceptionHit], list[Evidence]]:
-    """The first sentence that shows each point, each misconception stated, and the near misses."""
-    evidence: dict[str, Evidence] = {}
-    near: dict[str, Evidence] = {}
-    misconceptions: dict[str, MisconceptionHit] = {}
-    corrections = {m.id: m.correction for m in question.misconceptions}
-    for sentence in claims:
-        for point in sentence.points:
-            evidence.setdefault(
-                point.key_point,
-                Evidence(
-                    key_point=point.key_point,
-                    level=point.level,
-                    quote=point.quote,
-                    how=point.how,
-                    strength=point.strength,
-                    nearest=point.nearest,
-                ),
-            )
-        miss = sentence.near_miss
-        if miss is not None and (
-            miss.key_point not in near or (miss.strength or 0) > (near[miss.key_point].strength or 0)
-        ):
-            near[miss.key_point] = Evidence(
-                key_point=miss.key_point,
-                level=miss.level,
-                quote=miss.quote,
-                how=miss.how,
-                strength=miss.strength,
-                nearest=miss.nearest,
-            )
-        for point_id, p in sentence.reach.items():
-            stronger = point_id not in near or p > (near[point_id].strength or 0)
-            if p >= SAID_TOWARD and stronger:
-                level = question.key_point(point_id).level
-                near[point_id] = Evidence(
-                    key_point=point_id, level=level, quote=sentence.sentence, how="meaning", strength=round(p, 3)
-                )
-        for wrong in sentence.misconceptions:
-            misconceptions.setdefault(
-                wrong.misconception,
-                MisconceptionHit(
-                    misconception=wrong.misconception, quote=wrong.quote, correction=corrections[wrong.misconception]
-                ),
-            )
-    # The surest wrong claim first: it is the one the interviewer challenges.
-    strength = {w.misconception: w.strength or 1.0 for c in claims for w in c.misconceptions}
-    ordered = sorted(misconceptions.values(), key=lambda m: -strength.get(m.misconception, 1.0))
-    return evidence, ordered, [e for k, e in near.items() if k not in evidence]
-
-
-def about_another_concept(claims: list[SentenceClaims], evidence: dict[str, Evidence]) -> bool:
-    explaining = [c for c in claims if explains(c.sentence)]
-    others = sum(c.other_concept for c in explaining)
-    return bool(explaining) and len(evidence) <= 1 and others >= ADJACENT_SHARE * len(explaining)
-
-
 class RubricScorer:
     name = "offline"
 
@@ -284,36 +214,16 @@ class RubricScorer:
         if prepared.admits_a_gap and not evidence and not misconceptions:
             flags.append(Flag.dont_know)
             mentioned = False
-        elif not content_text.strip():
-            if Flag.grader_instruction not in flags:
-                flags.append(Flag.empty)
-        elif gibberish:
-            flags.append(Flag.gibberish)
-        elif not mentioned and not built_on_wrong:
-            flags.append(Flag.other_concept if adjacent else Flag.off_topic)
+        else:
+            nothing_shown = None if mentioned or built_on_wrong else Flag.other_concept if adjacent else Flag.off_topic
+            flag_shows_nothing(flags, content_text, gibberish, nothing_shown)
 
-        answer_depth = depth_of(question, list(evidence.values()), mentioned, self.rule)
-        if capped:
-            answer_depth = min(answer_depth, 1)
-        visit = cumulate(question, prior, evidence)
-        union_depth = depth_of(question, visit.covered, mentioned or bool(prior and prior.depth), self.rule)
-        if capped:
-            union_depth = min(union_depth, 1)
-        depth = max(prior.depth if prior else 0, union_depth, answer_depth)
-        return Assessment(
-            question=question.id,
-            depth=depth,
-            answer_depth=answer_depth,
-            covered=visit.covered,
-            new=visit.new,
-            missed=visit.missed,
-            near_misses=[e for e in near_misses if e.key_point in visit.missed],
-            misconceptions=misconceptions,
-            flags=flags,
-            reason=reason_for(question, depth, visit.covered, visit.missed, flags, built_on_wrong),
-            brain=self.name,
-            note=note,
-        )
+        reading = Reading(evidence, misconceptions, flags, mentioned, capped, note, near_misses)
+
+        def explain(depth: int, visit: Visit, supported: int) -> str:
+            return reason_for(question, depth, visit.covered, visit.missed, flags, built_on_wrong)
+
+        return assess_visit(question, prior, reading, self.rule, explain=explain, brain=self.name)
 
 
 @dataclass(frozen=True)
@@ -328,12 +238,92 @@ class Visit:
 
 
 def cumulate(question: Question, prior: Assessment | None, evidence: dict[str, Evidence]) -> Visit:
-    """One copy of how evidence accumulates over a visit, for the offline scorer and the LLM verifier."""
+    """How evidence accumulates over a visit."""
     covered = list(prior.covered) if prior else []
     known = {e.key_point for e in covered}
     new = [e for e in evidence.values() if e.key_point not in known]
     covered += new
     return Visit(covered, [e.key_point for e in new], question.missed({e.key_point for e in covered}))
+
+
+def flag_shows_nothing(flags: list[Flag], text: str, gibberish: bool, nothing_shown: Flag | None) -> None:
+    """Flag why an answer shows nothing: it is empty (unless it only addressed the grader, already
+    flagged), unreadable, or `nothing_shown` (off-topic and the like; None when something was)."""
+    if not text.strip():
+        if Flag.grader_instruction not in flags:
+            flags.append(Flag.empty)
+    elif gibberish:
+        flags.append(Flag.gibberish)
+    elif nothing_shown is not None:
+        flags.append(nothing_shown)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What one answer shows, once the offline scorer or the LLM verifier has decided what stands."""
+
+    evidence: dict[str, Evidence]
+    misconceptions: list[MisconceptionHit]
+    flags: list[Flag]
+    mentioned: bool
+    """Something on the rubric is shown (a point, or a term of one)."""
+    capped: bool
+    """Recall at most (`cap_to_recall`)."""
+    note: str | None
+    near_misses: list[Evidence] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """What a second opinion adds to the depth the evidence supports: a ceiling (the model's proposed
+    depth) and floors for the answer and for the visit (the offline reading, less some slack). The
+    offline scorer has none."""
+
+    proposed: int = 4
+    answer_floor: int = 0
+    visit_floor: int = 0
+
+
+Explain = Callable[[int, Visit, int], str]
+"""The one-line reason for (depth, visit, depth the visit's evidence supports)."""
+
+
+def assess_visit(
+    question: Question,
+    prior: Assessment | None,
+    reading: Reading,
+    rule: DepthRule,
+    *,
+    explain: Explain,
+    brain: str,
+    bounds: Bounds = Bounds(),
+) -> Assessment:
+    """One copy of the depth step for the offline scorer and the LLM verifier: this answer's depth,
+    the depth the whole visit's evidence supports (recall at most for a capped answer), and the
+    cumulative depth, which never goes down."""
+    ceiling = 1 if reading.capped else 4
+    evidence = list(reading.evidence.values())
+    answer_depth = max(
+        min(bounds.proposed, depth_of(question, evidence, reading.mentioned, rule), ceiling), bounds.answer_floor
+    )
+    visit = cumulate(question, prior, reading.evidence)
+    shown_before = reading.mentioned or bool(prior and prior.depth)
+    supported = min(depth_of(question, visit.covered, shown_before, rule), ceiling)
+    depth = max(prior.depth if prior else 0, min(bounds.proposed, supported), answer_depth, bounds.visit_floor)
+    return Assessment(
+        question=question.id,
+        depth=depth,
+        answer_depth=answer_depth,
+        covered=visit.covered,
+        new=visit.new,
+        missed=visit.missed,
+        near_misses=[e for e in reading.near_misses if e.key_point in visit.missed],
+        misconceptions=reading.misconceptions,
+        flags=reading.flags,
+        reason=explain(depth, visit, supported),
+        brain=brain,
+        note=reading.note,
+    )
 
 
 def reason_for(
@@ -345,7 +335,7 @@ def reason_for(
     built_on_wrong: bool = False,
 ) -> str:
     """The one-line reason shown with a depth: what was shown, the lowest point missing, the limits."""
-    parts = [f"Depth {depth} ({LEVEL_NAMES[depth]})"]
+    parts = [f"Depth {depth} ({DEPTH_NAMES[depth]})"]
     if covered:
         parts.append("showed " + ", ".join(e.key_point for e in covered))
     if missed:

@@ -16,7 +16,6 @@ from knowledge.models import DEPTH_NAMES, Question
 
 EXEMPLARS_DIR = EXEMPLAR_DIR
 """Where the judge by meaning finds a question's exemplars (`<id>.yaml`)."""
-LEVEL_NAMES = {level: DEPTH_NAMES[level] for level in (1, 2, 3, 4)}  # a key point's levels
 
 
 @dataclass(frozen=True)
@@ -85,7 +84,7 @@ def question_markdown(question: Question, lang: str) -> str:
         lines.pop()
         lines.append("")
     lines += ["## Key points by level", ""]
-    for level, name in LEVEL_NAMES.items():
+    for level, name in enumerate(DEPTH_NAMES[1:], start=1):  # a key point's levels are 1-4
         points = [kp for kp in question.key_points if kp.level == level]
         if points:
             lines += [f"### Level {level}: {name}", ""]

@@ -10,8 +10,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from agent.judge.scoring import RubricScorer
+from common.settings import SettingsError, load_settings
+from evals.gold import load_gold
 from evals.selftest.suite import Suite
-from knowledge.bank import Bank
+from knowledge.bank import Bank, validate_bank
+from knowledge.documents import DocumentError, read_document
 
 ALPHABETS = [
     "abcdefghij klmnop",
@@ -64,62 +67,62 @@ def bad_input_suite(bank: Bank, answers: int = 300, seed: int = 0) -> Suite:
 
 def malformed_files() -> list[tuple[str, Callable[[], str | None]]]:
     """Each check returns None when the bad file gave its one clear, typed error."""
-    from common.settings import SettingsError, load_settings
-    from evals.gold import load_gold
-    from knowledge.bank import validate_bank
-    from knowledge.documents import DocumentError, read_document
-
-    def in_temp(name: str, content: bytes, use: Callable[[Path], str | None]) -> str | None:
-        with tempfile.TemporaryDirectory() as folder:
-            path = Path(folder) / name
-            path.write_bytes(content)
-            return use(path)
-
-    def bank_file(path: Path) -> str | None:
-        _, problems = validate_bank(path)
-        return None if problems and str(path) in str(problems[0]) else "no located error"
-
-    def gold_file(path: Path) -> str | None:
-        _, problems = load_gold([path], {"algo-07"})
-        return None if problems and str(path) in problems[0] else "no located error"
-
-    def settings_file(path: Path) -> str | None:
-        previous = os.environ.get("RL_INTERVIEW_CONFIG")
-        os.environ["RL_INTERVIEW_CONFIG"] = str(path)
-        try:
-            load_settings()
-        except SettingsError as exc:
-            return None if str(path) in str(exc) else "error does not name the file"
-        finally:
-            if previous is None:
-                os.environ.pop("RL_INTERVIEW_CONFIG", None)
-            else:
-                os.environ["RL_INTERVIEW_CONFIG"] = previous
-        return "accepted a broken settings file"
-
-    def document(path: Path) -> str | None:
-        try:
-            read_document(path, max_bytes=1_000_000)
-        except DocumentError as exc:
-            return None if str(path) in str(exc) else "error does not name the file"
-        return "accepted a bad document"
-
     return [
-        ("bank: YAML syntax error", lambda: in_temp("b.yaml", b"id: algo-07\nprompt: [unclosed\n", bank_file)),
+        ("bank: YAML syntax error", lambda: _in_temp("b.yaml", b"id: algo-07\nprompt: [unclosed\n", _bank_file)),
         (
             "bank: mistyped field",
-            lambda: in_temp("b.yaml", b"id: algo-07\nsection: algorithm\ndifficulty: high\n", bank_file),
+            lambda: _in_temp("b.yaml", b"id: algo-07\nsection: algorithm\ndifficulty: high\n", _bank_file),
         ),
         (
             "gold: depth out of range",
-            lambda: in_temp(
-                "g.yaml", b"id: g\nturns:\n- question: algo-07\n  answer: x\n  gold: {depth: 9}\n", gold_file
+            lambda: _in_temp(
+                "g.yaml", b"id: g\nturns:\n- question: algo-07\n  answer: x\n  gold: {depth: 9}\n", _gold_file
             ),
         ),
-        ("gold: not YAML", lambda: in_temp("g.yaml", b"id: [\n", gold_file)),
-        ("settings: bad TOML", lambda: in_temp("s.toml", b"[interview\nquestions = 3\n", settings_file)),
-        ("settings: unknown field", lambda: in_temp("s.toml", b"[interview]\nquestionz = 3\n", settings_file)),
-        ("document: not UTF-8", lambda: in_temp("d.md", b"# t\n\xff\xfe bad", document)),
-        ("document: binary", lambda: in_temp("d.md", b"\x00\x01\x02" * 100, document)),
-        ("document: empty", lambda: in_temp("d.md", b"  \n", document)),
+        ("gold: not YAML", lambda: _in_temp("g.yaml", b"id: [\n", _gold_file)),
+        ("settings: bad TOML", lambda: _in_temp("s.toml", b"[interview\nquestions = 3\n", _settings_file)),
+        ("settings: unknown field", lambda: _in_temp("s.toml", b"[interview]\nquestionz = 3\n", _settings_file)),
+        ("document: not UTF-8", lambda: _in_temp("d.md", b"# t\n\xff\xfe bad", _document)),
+        ("document: binary", lambda: _in_temp("d.md", b"\x00\x01\x02" * 100, _document)),
+        ("document: empty", lambda: _in_temp("d.md", b"  \n", _document)),
     ]
+
+
+def _in_temp(name: str, content: bytes, use: Callable[[Path], str | None]) -> str | None:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / name
+        path.write_bytes(content)
+        return use(path)
+
+
+def _bank_file(path: Path) -> str | None:
+    _, problems = validate_bank(path)
+    return None if problems and str(path) in str(problems[0]) else "no located error"
+
+
+def _gold_file(path: Path) -> str | None:
+    _, problems = load_gold([path], {"algo-07"})
+    return None if problems and str(path) in problems[0] else "no located error"
+
+
+def _settings_file(path: Path) -> str | None:
+    previous = os.environ.get("RL_INTERVIEW_CONFIG")
+    os.environ["RL_INTERVIEW_CONFIG"] = str(path)
+    try:
+        load_settings()
+    except SettingsError as exc:
+        return None if str(path) in str(exc) else "error does not name the file"
+    finally:
+        if previous is None:
+            os.environ.pop("RL_INTERVIEW_CONFIG", None)
+        else:
+            os.environ["RL_INTERVIEW_CONFIG"] = previous
+    return "accepted a broken settings file"
+
+
+def _document(path: Path) -> str | None:
+    try:
+        read_document(path, max_bytes=1_000_000)
+    except DocumentError as exc:
+        return None if str(path) in str(exc) else "error does not name the file"
+    return "accepted a bad document"

@@ -26,11 +26,13 @@ from dataclasses import dataclass, field
 
 from agent.judge.meaning import MeaningJudge
 from agent.judge.scoring import (
-    LEVEL_NAMES,
+    Bounds,
     DepthRule,
+    Reading,
+    Visit,
+    assess_visit,
     cap_to_recall,
-    cumulate,
-    depth_of,
+    flag_shows_nothing,
     is_keyword_list,
     prepare_answer,
     reason_for,
@@ -38,7 +40,7 @@ from agent.judge.scoring import (
 from agent.state import Assessment, Evidence, Flag, LLMVerdict, MisconceptionHit
 from agent.text import explains, find_cue, is_gibberish, normalise, size
 from common.terminal import clean_for_display
-from knowledge.models import Question
+from knowledge.models import DEPTH_NAMES, Question
 
 ELLIPSIS = re.compile(r"\.\.\.|…")
 QUOTE_MARKS = " \"'“”‘’`「」"
@@ -175,44 +177,36 @@ def verified_assessment(
     evidence, misconceptions = verified.evidence, verified.misconceptions
     keyword_list = bool(evidence) and (is_keyword_list(prepared.content) or Flag.keyword_list.value in verdict.flags)
     evidence, capped = cap_to_recall(evidence, flags, keyword_list, bool(misconceptions))
-    if not prepared.text.strip():
-        if Flag.grader_instruction not in flags:
-            flags.append(Flag.empty)
-    elif not readable:
-        flags.append(Flag.gibberish)
-    elif not verified.mentioned:
-        said = [f for f in verdict.flags if f in NOTHING_SHOWN_FLAGS]
-        # What the offline reader saw (a neighbouring concept) says more than a model's "off-topic".
-        if offline is not None and Flag.other_concept in offline.flags:
-            said = [Flag.other_concept.value]
-        flags.append(Flag(said[0]) if said else Flag.off_topic)
+    nothing_shown = None if verified.mentioned else _nothing_shown(verdict, offline)
+    flag_shows_nothing(flags, prepared.text, not readable, nothing_shown)
+    reading = Reading(evidence, misconceptions, flags, verified.mentioned, capped, prepared.note)
 
-    cap = 1 if capped else 4
-    slack = FLOOR_SLACK if verified.engaged else 0
-    floor = max(offline.answer_depth - slack, 0) if offline is not None and not capped else 0
-    bound = depth_of(question, list(evidence.values()), verified.mentioned, BOUND_RULE)
-    answer_depth = max(min(verdict.depth, bound, cap), floor)
-    visit = cumulate(question, prior, evidence)
-    shown_before = verified.mentioned or bool(prior and prior.depth)
-    supported = min(depth_of(question, visit.covered, shown_before, BOUND_RULE), cap)
-    depth = max(
-        prior.depth if prior else 0,
-        min(verdict.depth, supported),
-        answer_depth,
-        max(offline.depth - slack, 0) if offline is not None and not capped else 0,
-    )
-    return Assessment(
-        question=question.id,
-        depth=depth,
-        answer_depth=answer_depth,
-        covered=visit.covered,
-        new=visit.new,
-        missed=visit.missed,
-        misconceptions=misconceptions,
-        flags=flags,
-        reason=_reason(question, depth, visit.covered, visit.missed, flags, verdict, supported, verified.dropped),
-        brain="llm",
-        note=prepared.note,
+    def explain(depth: int, visit: Visit, supported: int) -> str:
+        return _reason(question, depth, visit.covered, visit.missed, flags, verdict, supported, verified.dropped)
+
+    bounds = _bounds(verdict, offline, capped, verified.engaged)
+    return assess_visit(question, prior, reading, BOUND_RULE, explain=explain, brain="llm", bounds=bounds)
+
+
+def _nothing_shown(verdict: LLMVerdict, offline: Assessment | None) -> Flag:
+    """Why an answer in which nothing was verified shows nothing: what the model said, unless the
+    offline reader saw a neighbouring concept, which says more than a model's "off-topic"."""
+    if offline is not None and Flag.other_concept in offline.flags:
+        return Flag.other_concept
+    said = [f for f in verdict.flags if f in NOTHING_SHOWN_FLAGS]
+    return Flag(said[0]) if said else Flag.off_topic
+
+
+def _bounds(verdict: LLMVerdict, offline: Assessment | None, capped: bool, engaged: bool) -> Bounds:
+    """The model's depth is a ceiling; the offline reading a floor, `FLOOR_SLACK` below it for a model
+    that has read the answer (`engaged`). An answer capped at recall has no floor."""
+    if offline is None or capped:
+        return Bounds(proposed=verdict.depth)
+    slack = FLOOR_SLACK if engaged else 0
+    return Bounds(
+        proposed=verdict.depth,
+        answer_floor=max(offline.answer_depth - slack, 0),
+        visit_floor=max(offline.depth - slack, 0),
     )
 
 
@@ -289,7 +283,7 @@ def _reason(
     parts = [reason_for(question, depth, covered, missed, flags)]
     if verdict.depth > supported:
         parts.append(
-            f"The model proposed {verdict.depth} ({LEVEL_NAMES[verdict.depth]}); the candidate's quoted "
+            f"The model proposed {verdict.depth} ({DEPTH_NAMES[verdict.depth]}); the candidate's quoted "
             f"words support {supported}."
         )
     if dropped:
