@@ -16,6 +16,11 @@ class _Model(BaseModel):
     model_config = ConfigDict(frozen=True)
 
 
+PromptKind = Literal["ask", "follow_up", "hint"]
+"""What the interviewer says at a turn: the question itself, a follow-up on it, or a hint toward a
+key point."""
+
+
 class Flag(StrEnum):
     empty = "empty"
     dont_know = "dont_know"
@@ -187,7 +192,7 @@ class Turn(_Model):
     """One exchange: what the interviewer asked and what the candidate did."""
 
     question: str
-    kind: Literal["ask", "follow_up", "hint"]
+    kind: PromptKind
     asked: str
     target: str | None = None
     action: CandidateAction = CandidateAction.answer
@@ -214,7 +219,7 @@ class Pending(_Model):
     """The interviewer's message waiting for the candidate's reply."""
 
     question: str
-    kind: Literal["ask", "follow_up", "hint"]
+    kind: PromptKind
     text: str
     target: str | None = None
     base: str | None = None
@@ -262,7 +267,8 @@ def record_turns(turns: list[Turn], update: Turn | Amended | list[Turn]) -> list
 
 
 class InterviewInput(TypedDict):
-    """What starts a session: the graph's input schema."""
+    """What starts a session: the graph's input schema, written once by whoever starts it (the
+    runner, an eval) and never changed by the nodes."""
 
     session_id: str
     """Also the checkpoint thread id."""
@@ -272,18 +278,23 @@ class InterviewInput(TypedDict):
     """Question ids in the order they are asked: `planning.make_plan(bank, request)`, made once by
     whoever starts the session."""
     lang: Lang
+    """The language the interviewer asks, follows up and hints in."""
     max_follow_ups: int
+    """Follow-ups (hints included) the interviewer may use on one question before moving on."""
 
 
 class _Legacy(TypedDict, total=False):
-    """The current question's progress as releases before 2026-12-03 kept it, in loose fields. Only
-    `progress_of` reads them, so a session saved by such a release resumes where it stopped."""
+    """Fields kept only for checkpoints of releases before 2026-12-03, which held the current
+    question's progress here, loose; nothing writes them now. Only `progress_of` reads them, as the
+    `QuestionProgress` fields of the same names, so a session saved by such a release resumes where
+    it stopped."""
 
     assessment: Assessment | None
     probed: list[str]
     follow_ups: int
     stalls: int
     hinted: bool
+    """Older still than `hints`: a hint was given, toward the last key point probed."""
     hints: list[str]
     references: list[Reference]
 
@@ -292,28 +303,34 @@ class _Started(InterviewInput, _Legacy):
     """Set by `plan` when the session starts, and present from then on."""
 
     position: int
-    """Index in `plan` of the current question."""
+    """Index in `plan` of the current question; advanced by `close`."""
     pending: Pending | None
-    """What the candidate is being asked now; None once the session is over."""
+    """What the candidate is being asked now: set by `plan`, `ask` (an answered clarification),
+    `follow_up` and `close` (the next question); None once `report` ends the session."""
     turns: Annotated[list[Turn], record_turns]
-    """Every exchange in order; a candidate's answer is here before it is assessed."""
+    """Every exchange in order; a candidate's answer is here (written by `ask`) before it is
+    assessed, and `assess` and `decide` amend it."""
     progress: QuestionProgress
-    """Where the current question stands."""
+    """Where the current question stands: started afresh by `plan` and `close` for each question,
+    advanced by `retrieve`, `assess` and `follow_up`."""
     summaries: list[QuestionSummary]
+    """One per closed question, in the order asked: written by `close` (empty from `plan`)."""
     ending: bool
-    """The candidate asked to end: close the current question, then report."""
+    """The candidate asked to end (set by `ask`; False from `plan`): close the current question,
+    then report."""
     status: Literal["active", "finished", "ended"]
+    """`active` from `plan`; `report` sets `finished`, or `ended` when the candidate ended early."""
 
 
 class InterviewState(_Started, total=False):
     """The graph's state, as checkpointed after every node."""
 
     spoken: int
-    """Follow-ups, hints and replies the interviewer has written in the session: picks the phrasing,
-    so no two in a row open the same way."""
+    """Follow-ups, hints and replies the interviewer has written in the session (counted by `ask`
+    and `follow_up`): picks the phrasing, so no two in a row open the same way."""
     brain_memory: BrainMemory | None
-    """What the brain remembers of this session (a model brain's budget and conversation); None for
-    the offline brain."""
+    """What the brain remembers of this session (a model brain's budget and conversation), written
+    by `assess` and `follow_up`; None for the offline brain."""
 
 
 def progress_of(state: InterviewState) -> QuestionProgress:

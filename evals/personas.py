@@ -12,6 +12,7 @@ from typing import Any
 
 import yaml
 
+from common.settings import Lang
 from knowledge.models import Question
 
 FILLER = (
@@ -210,4 +211,4 @@ PERSONAS: dict[str, Persona] = {
     "mover": mover,
     "thinker": thinker,
 }
-SESSION_LANG = {"chinese": "zh", "protester-zh": "zh"}
+SESSION_LANG: dict[str, Lang] = {"chinese": "zh", "protester-zh": "zh"}

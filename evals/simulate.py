@@ -19,12 +19,13 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
 from agent.brains.brain import Brain
+from agent.interview.events import Reply
 from agent.interview.graph import InterviewContext, builder
 from agent.interview.report import build_report
 from agent.interview.retrieval import Retriever
 from agent.interview.runner import checkpoint_serde
 from agent.planning import PlanRequest, make_plan
-from agent.state import InterviewState
+from agent.state import CandidateAction, InterviewInput, InterviewState
 from knowledge.bank import Bank
 
 if TYPE_CHECKING:  # langchain_core comes with langgraph; only its types are used here
@@ -53,13 +54,13 @@ async def play(
     rng = random.Random(seed)
     answer_for = PERSONAS[persona]
     request = PlanRequest(questions=questions, seed=seed)
-    payload: Any = {
-        "session_id": f"{persona}-{seed}",
-        "request": request,
-        "plan": make_plan(bank, request),
-        "lang": lang,
-        "max_follow_ups": max_follow_ups,
-    }
+    payload: InterviewInput | Command[Any] = InterviewInput(
+        session_id=f"{persona}-{seed}",
+        request=request,
+        plan=make_plan(bank, request),
+        lang=lang,
+        max_follow_ups=max_follow_ups,
+    )
     waited: list[dict[str, Any]] = []
     sent: list[str] = []
     ended = False
@@ -74,7 +75,7 @@ async def play(
         reply = answer_for(bank[turn["question"]], turn, rng, seen)
         waited.append(turn)
         sent.append(reply["text"])
-        payload = Command(resume=reply)
+        payload = Command(resume=Reply(action=CandidateAction(reply["action"]), text=reply["text"]))
     state = cast(InterviewState, (await graph.aget_state(config)).values)  # the graph's state schema
     report = build_report(state, bank)
     depths = [q.depth for q in report.questions]

@@ -106,8 +106,8 @@ def _review(done: QuestionDone) -> str:
     lines = []
     if len(done.parts) > 1:
         lines += [
-            f"     {coverage_mark(p['shown'], p['of'])} {clean_for_display(p['text'])} ({p['shown']}/{p['of']}"
-            + (", with a hint)" if p["hinted"] else ")")
+            f"     {coverage_mark(p.shown, p.of)} {clean_for_display(p.text)} ({p.shown}/{p.of}"
+            + (", with a hint)" if p.hinted else ")")
             for p in done.parts
         ]
     if done.hinted:
@@ -150,7 +150,7 @@ class DrillRenderer(Renderer):
     def show(self, event: Event) -> None:
         super().show(event)
         if isinstance(event, Assessed) and event.question in self.gaps:
-            super().show(PreviousGap(event.question, self.gaps.pop(event.question)))
+            super().show(PreviousGap(event.question, tuple(self.gaps.pop(event.question))))
 
     def _text(self, event: Event) -> str:
         if not isinstance(event, PreviousGap):

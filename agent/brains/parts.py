@@ -39,15 +39,6 @@ class PartCoverage:
     def mark(self) -> str:
         return coverage_mark(self.shown, self.of)
 
-    def as_dict(self, lang: str = "en") -> dict[str, object]:
-        return {
-            "part": self.part.id,
-            "text": self.part.get(lang),
-            "shown": self.shown,
-            "of": self.of,
-            "hinted": self.hinted,
-        }
-
 
 def part_coverage(question: Question, covered: Iterable[Evidence]) -> list[PartCoverage]:
     """Per part, how many of its key points were shown (empty for a question without parts)."""

@@ -1,27 +1,38 @@
 """What a front end hears from an interview: one frozen dataclass per kind of event.
 
-The graph's checkpoints keep the interviewer's waiting turn as a plain dict (sessions saved by
-earlier releases hold it that way) and its stream writes dicts; the runner turns both into these
-events, so front ends match on classes and read typed fields. `public()` is an event's line in the
-JSONL stream of the plain front end, which scripts read: its keys do not change.
+The graph's nodes write these events to its stream as they are (the stream is not checkpointed).
+Its checkpoints keep the interviewer's waiting turn as a plain dict, `asdict(Prompted)` (sessions
+saved by earlier releases hold it that way), which the runner reads back as a `Prompted`. So front
+ends match on classes and read typed fields. `public()` is an event's line in the JSONL stream of
+the plain front end, which scripts read: its keys and values do not change.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
-from typing import Any, ClassVar, Literal, TypedDict
+from dataclasses import asdict, dataclass, fields
+from typing import Any, ClassVar, TypedDict
 
+from agent.brains.parts import PartCoverage
+from agent.state import CandidateAction, PromptKind
 from common.terminal import clean_for_display
 
-Kind = Literal["ask", "follow_up", "hint"]
 
+class Reply(TypedDict):
+    """What a front end sends back to the interviewer's waiting turn (the graph's resume value).
+    Both keys are always sent; the graph still reads a reply missing one as an answer with no text."""
 
-class Reply(TypedDict, total=False):
-    """What a front end sends back to the interviewer's waiting turn (the graph's resume value)."""
-
-    action: str
-    """A `CandidateAction` value (default: answer)."""
+    action: CandidateAction
     text: str
+    """The candidate's words ("" for an action that has none, such as skip)."""
+
+
+def _as_json(value: Any) -> Any:
+    """A field as its JSONL line holds it: tuples (which keep events frozen) become lists."""
+    if isinstance(value, tuple | list):
+        return [_as_json(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _as_json(item) for key, item in value.items()}
+    return value
 
 
 @dataclass(frozen=True)
@@ -34,14 +45,14 @@ class Event:
         return self.TYPE
 
     def public(self) -> dict[str, Any]:
-        return asdict(self)
+        return _as_json(asdict(self))
 
 
 @dataclass(frozen=True)
 class Prompted(Event):
     """The interviewer asked, followed up or hinted, and waits for the candidate's reply."""
 
-    kind: Kind
+    kind: PromptKind
     question: str
     text: str
     number: int
@@ -88,11 +99,30 @@ class Assessed(Event):
     TYPE = "assessment"
     question: str
     depth: int
-    covered: list[str] = field(default_factory=list)
-    missed: list[str] = field(default_factory=list)
-    flags: list[str] = field(default_factory=list)
+    covered: tuple[str, ...] = ()
+    missed: tuple[str, ...] = ()
+    flags: tuple[str, ...] = ()
     brain: str = "offline"
     fallback_reason: str | None = None
+
+
+@dataclass(frozen=True)
+class PartShown:
+    """How far one part of a closed question was shown, as the question's review lists it."""
+
+    part: str
+    """The part's id."""
+    text: str
+    """The part, in the session's language."""
+    shown: int
+    """How many of its key points were shown, out of `of`."""
+    of: int
+    hinted: bool
+    """Some of what was shown on it came after a hint."""
+
+    @classmethod
+    def of_coverage(cls, coverage: PartCoverage, lang: str) -> PartShown:
+        return cls(coverage.part.id, coverage.part.get(lang), coverage.shown, coverage.of, coverage.hinted)
 
 
 @dataclass(frozen=True)
@@ -102,8 +132,8 @@ class QuestionDone(Event):
     TYPE = "question_done"
     question: str
     depth: int
-    parts: list[dict[str, Any]] = field(default_factory=list)
-    hinted: list[str] = field(default_factory=list)
+    parts: tuple[PartShown, ...] = ()
+    hinted: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -142,14 +172,8 @@ class PreviousGap(Event):
 
     TYPE = "previous_gap"
     question: str
-    key_points: list[str]
+    key_points: tuple[str, ...]
 
 
-STREAMED: dict[str, type[Token | Assessed | QuestionDone]] = {e.TYPE: e for e in (Token, Assessed, QuestionDone)}
-"""The events the graph's nodes write to its stream, by their `type` key."""
-
-
-def streamed(chunk: dict[str, Any]) -> Event:
-    """An event from a dict the graph wrote to its stream."""
-    kind = STREAMED[chunk["type"]]
-    return kind(**{k: v for k, v in chunk.items() if k != "type"})
+Streamed = Token | Assessed | QuestionDone | SessionDone
+"""The events the graph's nodes write to its stream."""

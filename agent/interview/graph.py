@@ -23,7 +23,7 @@ from agent.brains.brain import Brain
 from agent.brains.listening import partly_said
 from agent.brains.parts import part_coverage
 from agent.brains.wording import claim_quote, probe_text, respond
-from agent.interview.events import Prompted, Reply
+from agent.interview.events import Assessed, PartShown, Prompted, QuestionDone, Reply, SessionDone, Streamed, Token
 from agent.interview.policy import Limits, decide, stalls_after
 from agent.interview.replies import has_content, judge_reply, judged_text, mark_hinted, read_reply, unchanged
 from agent.interview.retrieval import Retriever
@@ -36,6 +36,7 @@ from agent.state import (
     InterviewInput,
     InterviewState,
     Pending,
+    PromptKind,
     QuestionProgress,
     QuestionSummary,
     Reference,
@@ -64,7 +65,8 @@ def _pending(state: InterviewState) -> Pending:
     return pending
 
 
-def _emit(runtime: Runtime[InterviewContext], event: dict[str, Any]) -> None:
+def _emit(runtime: Runtime[InterviewContext], event: Streamed) -> None:
+    """Tell the front end as it happens. The stream is not checkpointed, so events go as they are."""
     runtime.stream_writer(event)
 
 
@@ -103,7 +105,8 @@ def ask(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Li
         base=pending.base,
     )
     reply: Reply = interrupt(asdict(prompt))  # checkpoints keep plain dicts: what a front end reads back
-    action = CandidateAction(reply.get("action", "answer"))
+    # A reply saved by an earlier release holds the action's value, a str: read both the same way.
+    action = CandidateAction(reply.get("action", CandidateAction.answer))
     text = str(reply.get("text", ""))
     if action is CandidateAction.repeat:
         return Command(goto="ask")
@@ -159,16 +162,15 @@ async def assess(state: InterviewState, runtime: Runtime[InterviewContext]) -> C
     stalls = stalls_after(progress, assessment, first_reply=turn.kind == "ask")
     _emit(
         runtime,
-        {
-            "type": "assessment",
-            "question": question.id,
-            "depth": assessment.depth,
-            "covered": [e.key_point for e in assessment.covered],
-            "missed": assessment.missed,
-            "flags": [f.value for f in assessment.flags],
-            "brain": assessment.brain,
-            "fallback_reason": assessment.fallback_reason,
-        },
+        Assessed(
+            question=question.id,
+            depth=assessment.depth,
+            covered=tuple(e.key_point for e in assessment.covered),
+            missed=tuple(assessment.missed),
+            flags=tuple(f.value for f in assessment.flags),
+            brain=assessment.brain,
+            fallback_reason=assessment.fallback_reason,
+        ),
     )
     return Command(
         update={
@@ -224,9 +226,9 @@ async def follow_up(state: InterviewState, runtime: Runtime[InterviewContext]) -
         list(progress.references),
         state.get("lang", "en"),
         spoken,
-        on_token=lambda token: _emit(runtime, {"type": "token", "text": token}),
+        on_token=lambda token: _emit(runtime, Token(token)),
     )
-    kind = "hint" if decision.action == "hint" else "follow_up"
+    kind: PromptKind = "hint" if decision.action == "hint" else "follow_up"
     return Command(
         update={
             "pending": Pending(
@@ -275,15 +277,15 @@ def close(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[
             skipped=all(t.action is CandidateAction.skip for t in turns),
         )
         summaries = [*summaries, summary]
+        lang = state.get("lang", "en")
         _emit(
             runtime,
-            {
-                "type": "question_done",
-                "question": qid,
-                "depth": summary.depth,
-                "parts": [c.as_dict(state.get("lang", "en")) for c in part_coverage(bank[qid], summary.covered)],
-                "hinted": [e.key_point for e in summary.covered if e.hinted],
-            },
+            QuestionDone(
+                question=qid,
+                depth=summary.depth,
+                parts=tuple(PartShown.of_coverage(c, lang) for c in part_coverage(bank[qid], summary.covered)),
+                hinted=tuple(e.key_point for e in summary.covered if e.hinted),
+            ),
         )
     position = state["position"] + 1
     if state.get("ending") or position >= len(state["plan"]):
@@ -303,9 +305,10 @@ def _credited_words(question: Question, assessment: Assessment, target: str | No
     return claim_quote(evidence.quote, point.cues.all(), point.statement)
 
 
-def _asking(question: Question, decision, text: str, lang: str) -> str | None:
+def _asking(question: Question, decision: Decision, text: str, lang: str) -> str | None:
     """The question inside a follow-up line (the probe or the hint, without the acknowledgement in
     front), for a repeat or a clarification to ask again; None when the line is all question."""
+    assert decision.target is not None  # `policy.decide` names one for every probe and hint
     if decision.action == "hint":
         point = question.key_point(decision.target)
         asked = point.hints[decision.rung].get(lang) if decision.rung < len(point.hints) else None
@@ -316,7 +319,7 @@ def _asking(question: Question, decision, text: str, lang: str) -> str | None:
 
 def report(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Literal["__end__"]]:
     status = "ended" if state.get("ending") else "finished"
-    _emit(runtime, {"type": "session_done", "session_id": state["session_id"], "status": status})
+    _emit(runtime, SessionDone(state["session_id"], status))
     return Command(update={"status": status, "pending": None}, goto=cast(Literal["__end__"], END))
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from langgraph.types import Command
 
-from agent.interview.events import Event, Prompted, Recovered, Reply, SessionDone, streamed
+from agent.interview.events import Event, Prompted, QuestionDone, Recovered, Reply, SessionDone
 from agent.interview.graph import InterviewContext
 from agent.interview.report import build_report, export_report
 from agent.interview.sessions import SessionBusy, SessionDBError, SessionIndex, cut_to_nothing
@@ -29,7 +29,6 @@ from agent.planning import PlanRequest, choose_wordings, make_plan
 from agent.state import CandidateAction, InterviewInput, InterviewState
 from common.settings import Lang
 
-INTERRUPT_KINDS = ("ask", "follow_up", "hint")
 ENDED = ("finished", "ended")
 """The statuses of a session that is over (`ended`: the candidate ended it early)."""
 
@@ -102,7 +101,8 @@ class Interview:
             saved = self.index.saved_answer(self.session_id, self.waiting.turn)
             if saved:
                 yield Recovered(self.waiting, saved[0], saved[1])
-                async for event in self._run(Command(resume=Reply(action=saved[0], text=saved[1]))):
+                reply = Reply(action=CandidateAction(saved[0]), text=saved[1])
+                async for event in self._run(Command(resume=reply)):
                     yield event
                 return
             yield self.waiting
@@ -127,7 +127,7 @@ class Interview:
             )
         self.index.save_answer(self.session_id, self.waiting.turn, action.value, text)
         self.index.clear_draft(self.session_id)  # only once the answer itself is on disk
-        async for event in self._run(Command(resume=Reply(action=action.value, text=text))):
+        async for event in self._run(Command(resume=Reply(action=action, text=text))):
             yield event
 
     def release(self) -> None:
@@ -152,11 +152,12 @@ class Interview:
         )
         async for mode, chunk in stream:
             if mode == "custom":
-                if chunk["type"] == "session_done":
-                    continue  # the report node emits it before its writes are saved: told below instead
-                if chunk["type"] == "question_done":
-                    closed.append(chunk["question"])
-                yield streamed(chunk)
+                match chunk:
+                    case SessionDone():
+                        continue  # the report node emits it before its writes are saved: told below instead
+                    case QuestionDone(question=question):
+                        closed.append(question)
+                yield chunk
             elif "__interrupt__" in chunk:
                 await self._question_done(closed)
                 self.waiting = Prompted.of_payload(chunk["__interrupt__"][0].value)

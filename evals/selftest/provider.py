@@ -33,10 +33,12 @@ async def _session_with_fault(bank: Bank, provider, fault: str) -> str | None:
     from langgraph.types import Command
 
     from agent.brains.llm.brain import LLMBrain
+    from agent.interview.events import Reply
     from agent.interview.graph import InterviewContext, builder
     from agent.interview.retrieval import NotesRetriever
     from agent.interview.runner import checkpoint_serde
-    from agent.planning import PlanRequest
+    from agent.planning import PlanRequest, make_plan
+    from agent.state import CandidateAction, InterviewInput
     from evals import scripted_provider as sp
 
     script = {
@@ -60,20 +62,20 @@ async def _session_with_fault(bank: Bank, provider, fault: str) -> str | None:
         "PPO clips the probability ratio so that one update cannot move the policy too far.",
         "It takes the minimum of the clipped and unclipped terms, which makes the objective pessimistic.",
     ]
-    payload: Any = {
-        "session_id": f"selftest-{fault}",
-        "request": PlanRequest(ids=["algo-07"]),
-        "plan": ["algo-07"],
-        "lang": "en",
-        "max_follow_ups": 3,
-    }
+    request = PlanRequest(ids=["algo-07"])
+    payload: InterviewInput | Command[Any] = InterviewInput(
+        session_id=f"selftest-{fault}", request=request, plan=make_plan(bank, request), lang="en", max_follow_ups=3
+    )
     for answer in [*answers, None]:
         await graph.ainvoke(payload, config, context=context)
         if not (await graph.aget_state(config)).interrupts:
             break
-        payload = Command(
-            resume={"action": "skip", "text": ""} if answer is None else {"action": "answer", "text": answer}
+        reply = (
+            Reply(action=CandidateAction.skip, text="")
+            if answer is None
+            else Reply(action=CandidateAction.answer, text=answer)
         )
+        payload = Command(resume=reply)
     turns = (await graph.aget_state(config)).values["turns"]
     kept = [t.answer for t in turns if t.action.value == "answer"]
     if kept != answers:

@@ -136,15 +136,23 @@ class GraphDriver:
             "lang": lang,
             "max_follow_ups": max_follow_ups,
         }
-        self.events: list[dict[str, Any]] = []
-        """Custom events (assessment, question_done, session_done) in order."""
+        self.streamed: list = []
+        """The events the nodes wrote to the graph's stream (assessment, question_done,
+        session_done), in order; tokens aside."""
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """`streamed` as the JSONL lines of the plain front end."""
+        return [{"type": e.type, **e.public()} for e in self.streamed]
 
     async def _run(self, payload) -> None:
+        from agent.interview.events import Token
+
         async for mode, chunk in self.graph.astream(
             payload, self.config, context=self.context, stream_mode=["custom", "updates"]
         ):
-            if mode == "custom" and chunk.get("type") != "token":
-                self.events.append(chunk)
+            if mode == "custom" and not isinstance(chunk, Token):
+                self.streamed.append(chunk)
 
     async def start(self) -> None:
         await self._run(self.input)

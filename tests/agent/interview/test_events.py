@@ -1,28 +1,49 @@
-"""The interview's typed events: built from what the graph saves and streams, and written to the JSONL
-stream with the keys scripts read."""
+"""The interview's typed events: written by the graph's nodes, read back from what the graph saves,
+and written to the JSONL stream with the keys scripts read."""
 
 import io
 import json
 
 import pytest
 
-from agent.interview.events import Assessed, Prompted, QuestionDone, Recovered, streamed
+from agent.interview.events import Assessed, PartShown, PreviousGap, Prompted, QuestionDone, Recovered, SessionDone
 from tui.plain import Renderer
 
+JSONL_KEYS = {
+    "assessment": ["type", "question", "depth", "covered", "missed", "flags", "brain", "fallback_reason"],
+    "question_done": ["type", "question", "depth", "parts", "hinted"],
+    "session_done": ["type", "session_id", "status"],
+}
 
-async def test_every_event_the_graph_streams_becomes_a_typed_event_with_the_same_fields(graph_driver):
+
+async def test_the_graph_streams_typed_events_whose_jsonl_lines_keep_their_keys(graph_driver):
     driver = graph_driver(plan=["algo-07"])
     await driver.start()
     await driver.reply(
         "answer", "PPO clips the probability ratio to [1-eps, 1+eps] because large updates are unstable."
     )
     await driver.reply("skip")
-    chunks = [e for e in driver.events if e["type"] != "session_done"]  # the runner tells that one itself
-    assert {c["type"] for c in chunks} == {"assessment", "question_done"}
-    for chunk in chunks:
-        event = streamed(chunk)
-        assert isinstance(event, Assessed | QuestionDone)
-        assert {"type": event.type, **event.public()} == chunk
+    assert [type(e) for e in driver.streamed] == [Assessed, Assessed, QuestionDone, SessionDone]
+    for line in driver.events:
+        assert list(line) == JSONL_KEYS[line["type"]]
+    done = next(e for e in driver.streamed if isinstance(e, QuestionDone))
+    assert all(isinstance(p, PartShown) for p in done.parts)
+    assert list(done.public()["parts"][0]) == ["part", "text", "shown", "of", "hinted"]
+
+
+def test_a_frozen_event_writes_its_tuples_as_json_lists():
+    """Events hold tuples (frozen means frozen); the JSONL line is the one lists made before."""
+    done = QuestionDone("algo-07", 2, (PartShown("why-min", "Why min", 1, 1, True),), ("why-min-pessimistic",))
+    assert done.public() == {
+        "question": "algo-07",
+        "depth": 2,
+        "parts": [{"part": "why-min", "text": "Why min", "shown": 1, "of": 1, "hinted": True}],
+        "hinted": ["why-min-pessimistic"],
+    }
+    assert PreviousGap("algo-07", ("clip-the-ratio",)).public() == {
+        "question": "algo-07",
+        "key_points": ["clip-the-ratio"],
+    }
 
 
 def test_a_prompt_is_read_from_an_interrupt_saved_by_an_earlier_release():

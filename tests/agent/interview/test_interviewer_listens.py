@@ -182,7 +182,7 @@ async def test_the_reviews_show_part_coverage_and_what_came_with_a_hint(graph_dr
     """The plain front end's review line, the report and the TUI review all show the parts."""
     import io
 
-    from agent.interview.events import streamed
+    from agent.interview.events import QuestionDone
     from agent.interview.report import build_report, to_markdown
     from tui.plain import Renderer
     from tui.screens.review import review_markdown
@@ -194,9 +194,9 @@ async def test_the_reviews_show_part_coverage_and_what_came_with_a_hint(graph_dr
     hinted = question.key_point(driver.waiting["target"])
     await driver.reply("answer", explain(hinted.cues.en[0]))
     await driver.reply("skip")
-    done = next(e for e in driver.events if e["type"] == "question_done")
+    done = next(e for e in driver.streamed if isinstance(e, QuestionDone))
     out = io.StringIO()
-    Renderer(out, jsonl=False, bank=bank).show(streamed(done))
+    Renderer(out, jsonl=False, bank=bank).show(done)
     text = out.getvalue()
     for part in question.parts:
         assert part.en in text
