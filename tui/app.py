@@ -9,17 +9,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable
+from contextlib import AbstractAsyncContextManager
+from typing import TYPE_CHECKING, Protocol
 
-from textual import work
+from textual import on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.signal import Signal
+from textual.worker import Worker, WorkerState
 
 from agent.planning import PlanRequest
 from common.settings import Lang, Settings
+from tui.screens.base import AppScreen
+from tui.worker_failures import failure_notice
 
 if TYPE_CHECKING:  # the interviewer's modules load in a worker, after the first frame
     from agent.app import Services
@@ -29,12 +33,28 @@ if TYPE_CHECKING:  # the interviewer's modules load in a worker, after the first
     from knowledge.bank import Bank
 
 
-def _import_interviewer() -> Any:
-    """The slow imports, done off the UI thread."""
-    import agent.app
+class OpenServices(Protocol):
+    """What builds the interviewer: `agent.app.open_services` (the CLI's own), or a test's stand-in."""
+
+    def __call__(
+        self,
+        settings: Settings,
+        *,
+        brain: Brain | None = None,
+        retriever: Retriever | None = None,
+        bank: Bank | None = None,
+    ) -> AbstractAsyncContextManager[Services]: ...
+
+
+def _import_interviewer() -> tuple[OpenServices, Callable[[Settings], Retriever]]:
+    """The slow imports (LangGraph, Chroma), done off the UI thread."""
+    from agent.app import open_services
     from agent.interview.retrieval import make_retriever
 
-    return agent.app, make_retriever
+    return open_services, make_retriever
+
+
+FINISHED = (WorkerState.SUCCESS, WorkerState.CANCELLED, WorkerState.ERROR)
 
 
 class InterviewApp(App[None]):
@@ -57,10 +77,13 @@ class InterviewApp(App[None]):
         bank: Bank | None = None,
         drill: DrillOptions | None = None,
         start_now: bool = False,
+        open_services: OpenServices | None = None,
     ) -> None:
-        """`drill` (agent.learner.drill.DrillOptions) opens the Drill screen over Home once loaded;
-        `start_now` starts the interview `request` asks for as soon as the interviewer is loaded
-        (the command line named its questions: an explicit request, not a default to confirm)."""
+        """`drill` opens the Drill screen over Home once loaded; `start_now` starts the interview
+        `request` asks for as soon as the interviewer is loaded (the command line named its
+        questions: an explicit request, not a default to confirm). `open_services` builds the
+        interviewer from the settings and `brain`, `retriever`, `bank` (default: the CLI's
+        `agent.app.open_services`, imported by the loading worker, off the UI thread)."""
         super().__init__()
         self.settings = settings
         self.request = request or PlanRequest(questions=settings.interview.questions)
@@ -76,6 +99,7 @@ class InterviewApp(App[None]):
         self._brain = brain
         self._retriever = retriever
         self._bank = bank
+        self._open_services = open_services
         self._stack = contextlib.AsyncExitStack()
         self._on_ready: list[Callable[[], object]] = []
         self.drill = drill
@@ -109,17 +133,35 @@ class InterviewApp(App[None]):
 
     @work(exclusive=True, group="load", exit_on_error=False)
     async def load_services(self) -> None:
-        try:
-            app_module, make_retriever = await asyncio.to_thread(_import_interviewer)
-            retriever = self._retriever or await asyncio.to_thread(make_retriever, self.settings)
-            self._services = await self._stack.enter_async_context(
-                app_module.open_services(self.settings, brain=self._brain, retriever=retriever, bank=self._bank)
+        """Builds the interviewer; a failure is told on Home (`worker_state_changed`)."""
+        open_services, make_retriever = await asyncio.to_thread(_import_interviewer)
+        retriever = self._retriever or await asyncio.to_thread(make_retriever, self.settings)
+        self._services = await self._stack.enter_async_context(
+            (self._open_services or open_services)(
+                self.settings, brain=self._brain, retriever=retriever, bank=self._bank
             )
-        except Exception as exc:  # shown to the user on Home; the app stays usable for history
-            self.load_failure = f"{type(exc).__name__}: {exc}"
-            self.loaded.publish(self.load_failure)
-            return
+        )
         self._services_ready()
+
+    @on(Worker.StateChanged)
+    def worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """Every worker's end, the App's and its screens' (AppScreen forwards theirs: the message does
+        not bubble). Workers run with exit_on_error=False, so an error not told here would be lost."""
+        worker = event.worker
+        if event.state not in FINISHED:
+            return
+        screen = worker.node if isinstance(worker.node, AppScreen) else None
+        if screen is not None:
+            screen.worker_done(worker)
+        error = worker.error
+        if event.state is not WorkerState.ERROR or error is None:
+            return
+        notice = failure_notice(worker.group, error)
+        if worker.group == "load":  # told on Home, which stays usable for the history
+            self.load_failure = notice
+            self.loaded.publish(notice)
+        elif screen is None or not screen.worker_failed(worker, error):
+            self.notify(notice, severity="error", timeout=10)
 
     def _services_ready(self) -> None:
         self.loaded.publish(None)
@@ -193,7 +235,7 @@ class InterviewApp(App[None]):
     async def on_unmount(self) -> None:
         await self._stack.aclose()
 
-    def get_system_commands(self, screen: Screen) -> Any:
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         for binding in getattr(screen, "PALETTE", []):
             yield SystemCommand(
@@ -209,7 +251,7 @@ def run_tui(
     request: PlanRequest,
     lang: Lang | None,
     resume: str | None,
-    drill: Any = None,
+    drill: DrillOptions | None = None,
     start_now: bool = False,
 ) -> None:
     InterviewApp(settings, request=request, lang=lang, resume=resume, drill=drill, start_now=start_now).run()

@@ -1,4 +1,7 @@
-"""The one-glance summary of the candidate's topics, from the reports of past sessions."""
+"""The one-glance summary of the candidate's topics, from the reports of past sessions.
+
+Home draws it in its first frame, so it reads the reports' JSON itself: the report's own module
+(agent.interview.report) would bring the brains' imports into that frame."""
 
 from __future__ import annotations
 
@@ -7,9 +10,9 @@ from collections import defaultdict
 from pathlib import Path
 
 
-def topic_averages(home: Path) -> dict[str, float]:
+def topic_averages(reports_dir: Path) -> dict[str, float]:
     depths: dict[str, list[float]] = defaultdict(list)
-    for path in sorted((home / "reports").glob("*.json")):
+    for path in sorted(reports_dir.glob("*.json")):
         try:
             topics = json.loads(path.read_text(encoding="utf-8")).get("topics", {})
         except (OSError, ValueError):
@@ -19,8 +22,8 @@ def topic_averages(home: Path) -> dict[str, float]:
     return {topic: sum(values) / len(values) for topic, values in depths.items()}
 
 
-def topic_summary(home: Path) -> str:
-    averages = topic_averages(home)
+def topic_summary(reports_dir: Path) -> str:
+    averages = topic_averages(reports_dir)
     if not averages:
         return "No sessions yet: your strong and weak topics will show here."
     ranked = sorted(averages.items(), key=lambda kv: -kv[1])

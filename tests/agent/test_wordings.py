@@ -3,6 +3,8 @@ with the session's seed; the first meeting, --verbatim and a resumed session kee
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 import agent.app
@@ -30,15 +32,19 @@ def with_wordings(bank: Bank, count: int = 2) -> Bank:
 
 
 @pytest.fixture
-def worded(bank, monkeypatch) -> Bank:
-    worded = with_wordings(bank)
-    monkeypatch.setattr(agent.app, "load_bank", lambda extra=(): worded)
-    return worded
+def worded(bank) -> Bank:
+    return with_wordings(bank)
 
 
-async def asked(settings, retriever, request: PlanRequest, session_id: str, lang: str = "en") -> str:
+@pytest.fixture
+def open_worded(worded, notes_retriever):
+    """The interviewer the CLI builds, over the worded bank."""
+    return functools.partial(agent.app.open_services, retriever=notes_retriever, bank=worded)
+
+
+async def asked(open_worded, settings, request: PlanRequest, session_id: str, lang: str = "en") -> str:
     """Start a session and skip its one question; the text it was asked in."""
-    async with agent.app.open_services(settings, retriever=retriever) as services:
+    async with open_worded(settings) as services:
         session = services.interview(session_id)
         first = [event async for event in session.start(request, lang, 3)][-1]
         async for _ in session.submit(CandidateAction.skip):
@@ -70,14 +76,14 @@ def test_a_question_with_only_its_seed_wording_is_always_asked_in_it(bank):
 
 
 async def test_the_same_seed_asks_the_same_wording_and_the_next_session_another(
-    worded, settings, notes_retriever, tmp_path, monkeypatch
+    worded, open_worded, settings, tmp_path, monkeypatch
 ):
     question = worded["algo-07"]
     wordings = [question.wording(i).en for i in range(3)]
     request = PlanRequest(ids=["algo-07"], seed=7)
-    first = await asked(settings, notes_retriever, request, "s1")
-    second = await asked(settings, notes_retriever, request, "s2")
-    third = await asked(settings, notes_retriever, request, "s3")
+    first = await asked(open_worded, settings, request, "s1")
+    second = await asked(open_worded, settings, request, "s2")
+    third = await asked(open_worded, settings, request, "s3")
     assert first == question.prompt.en, "the first meeting is in the seed wording"
     assert second in wordings and second != first
     assert third in wordings and third != second
@@ -87,24 +93,24 @@ async def test_the_same_seed_asks_the_same_wording_and_the_next_session_another(
     from common.settings import load_settings
 
     elsewhere = load_settings()
-    assert await asked(elsewhere, notes_retriever, request, "t1") == first
-    assert await asked(elsewhere, notes_retriever, request, "t2") == second, "same seed, same history: same wording"
+    assert await asked(open_worded, elsewhere, request, "t1") == first
+    assert await asked(open_worded, elsewhere, request, "t2") == second, "same seed, same history: same wording"
 
 
-async def test_verbatim_always_asks_the_seed_wording(worded, settings, notes_retriever):
+async def test_verbatim_always_asks_the_seed_wording(worded, open_worded, settings):
     request = PlanRequest(ids=["infra-01"], seed=3, verbatim=True)
     for session in ("v1", "v2", "v3"):
-        assert await asked(settings, notes_retriever, request, session, lang="zh") == worded["infra-01"].prompt.zh
+        assert await asked(open_worded, settings, request, session, lang="zh") == worded["infra-01"].prompt.zh
 
 
-async def test_a_resumed_session_keeps_its_wording_and_the_review_shows_it(worded, settings, notes_retriever):
-    await asked(settings, notes_retriever, PlanRequest(ids=["algo-07"], seed=1), "seen")
-    async with agent.app.open_services(settings, retriever=notes_retriever) as services:
+async def test_a_resumed_session_keeps_its_wording_and_the_review_shows_it(worded, open_worded, settings):
+    await asked(open_worded, settings, PlanRequest(ids=["algo-07"], seed=1), "seen")
+    async with open_worded(settings) as services:
         session = services.interview("later")
         first = [event async for event in session.start(PlanRequest(ids=["algo-07", "infra-01"], seed=1), "en", 3)][-1]
     chosen = first.text
     assert chosen != worded["algo-07"].prompt.en
-    async with agent.app.open_services(settings, retriever=notes_retriever) as services:
+    async with open_worded(settings) as services:
         resumed = services.interview("later")
         events = [event async for event in resumed.resume()]
         assert events[-1].text == chosen

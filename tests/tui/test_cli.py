@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from common.errors import InputError
 from tui.cli import app
 
-PACKAGES = ("agent", "knowledge", "evals")
+PACKAGES = ("agent", "knowledge", "evals", "common")
 NOT_INPUT = {"LLMFailure"}
 """A provider's failure is an outage each turn recovers from (it is scored offline), not bad input."""
 
@@ -21,7 +21,7 @@ NOT_INPUT = {"LLMFailure"}
 def our_exceptions() -> list[type[Exception]]:
     found = []
     for package in PACKAGES:
-        for info in pkgutil.iter_modules(importlib.import_module(package).__path__, f"{package}."):
+        for info in pkgutil.walk_packages(importlib.import_module(package).__path__, f"{package}."):
             module = importlib.import_module(info.name)
             found += [
                 obj
@@ -33,7 +33,7 @@ def our_exceptions() -> list[type[Exception]]:
 
 def test_every_typed_error_of_ours_is_an_input_error():
     errors = our_exceptions()
-    assert len(errors) >= 10, "the scan found our error classes"
+    assert len(errors) >= 15, "the scan found our error classes, in the rooms' subpackages too"
     assert [e.__qualname__ for e in errors if not issubclass(e, InputError) and e.__qualname__ not in NOT_INPUT] == []
 
 

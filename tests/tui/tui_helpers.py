@@ -16,6 +16,11 @@ from tui.messages import AgentMessage
 from tui.widgets.transcript import CandidateTurn, InterviewerTurn
 
 WAIT_S = 15.0
+SIZE = (120, 40)
+
+# Answers for algo-07 (PPO clipping) that use the rubric's own cues.
+CLIP_ANSWER = "PPO clips the probability ratio to 1 - epsilon and 1 + epsilon, because it keeps the update small."
+ZERO_GRAD_ANSWER = "Once the ratio passes 1+eps with a > 0 the gradient is zero, because the clipped term wins."
 
 
 async def wait_until(pilot: Pilot, predicate: Callable[[], object], what: str, timeout: float = WAIT_S) -> None:

@@ -69,7 +69,7 @@ class HomeScreen(AppScreen):
             with Horizontal(id="loading"):
                 yield LoadingIndicator()
                 yield Label("loading the interviewer…", id="loading-label")
-            yield Static(topic_summary(app.settings.home), id="topics")
+            yield Static(topic_summary(app.settings.reports_dir), id="topics")
         yield Footer()
 
     def _loaded(self, failure: str | None) -> None:
@@ -92,7 +92,7 @@ class HomeScreen(AppScreen):
         shown.display = bool(line)
 
     def on_screen_resume(self) -> None:
-        self.query_one("#topics", Static).update(topic_summary(self.app.settings.home))
+        self.query_one("#topics", Static).update(topic_summary(self.app.settings.reports_dir))
         self._show_unfinished()
 
     def action_start(self) -> None:

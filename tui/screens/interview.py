@@ -3,7 +3,8 @@ arrive as messages (one class per kind of event, tui.messages), so the UI never 
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -13,8 +14,11 @@ from textual.timer import Timer
 from textual.widgets import Footer, Header, TextArea
 from textual.worker import Worker
 
+from agent.interview.events import Event
 from agent.interview.sessions import SessionBusy
+from agent.planning import PlanRequest
 from agent.state import CandidateAction
+from common.settings import Lang
 from tui.messages import (
     AnswerAssessed,
     AnswerRecovered,
@@ -27,6 +31,9 @@ from tui.messages import (
 from tui.screens.base import AppScreen
 from tui.widgets.side_panel import SidePanel
 from tui.widgets.transcript import InterviewerTurn, Transcript
+
+if TYPE_CHECKING:  # the app imports this screen before the interviewer loads: LangGraph must not come with it
+    from agent.interview.runner import Interview
 
 LABELS = {"ask": "Question", "follow_up": "Follow-up", "hint": "Hint"}
 DRAFT_PAUSE_S = 1.0
@@ -48,8 +55,8 @@ class InterviewScreen(AppScreen):
 
     def __init__(
         self,
-        session: Any,
-        start: tuple[Any, str] | None,
+        session: Interview,
+        start: tuple[PlanRequest, Lang] | None,
         max_follow_ups: int | None = None,
         gaps: dict[str, list[str]] | None = None,
         take_over: bool = False,
@@ -109,7 +116,7 @@ class InterviewScreen(AppScreen):
         self.query_one(SidePanel).elapsed = int(self.app.clock() - self.started_at)
 
     @work(exclusive=True, group="agent", exit_on_error=False)
-    async def run_agent(self, events, replay: bool = False) -> None:
+    async def run_agent(self, events: AsyncIterator[Event], replay: bool = False) -> None:
         self.query_one(SidePanel).working = True
         if replay:
             await self._replay_current_question()
@@ -138,13 +145,6 @@ class InterviewScreen(AppScreen):
     def worker_failed(self, worker: Worker, error: BaseException) -> bool:
         if worker.group == "agent" and isinstance(error, SessionBusy):
             self._offer_take_over(error)
-            return True
-        if worker.group == "agent":
-            self.notify(
-                f"The interviewer hit an error: {error}. Your answers are saved; resume from Home.",
-                severity="error",
-                timeout=10,
-            )
             return True
         return False
 

@@ -12,7 +12,7 @@ from textual.widgets import DataTable, Footer, Header, Input, Static
 from agent.learner.library import Entry, SearchHit, SearchResult, entries, search
 from agent.learner.profile import History, ProfileError
 from common.terminal import clean_for_display
-from knowledge.chunking import section_title
+from knowledge.chunking import reference_label, section_title
 from tui.latex import latex_to_unicode
 from tui.screens.base import AppScreen
 
@@ -124,10 +124,9 @@ class LibraryScreen(AppScreen):
         table.clear()
         table.display = True
         for i, hit in enumerate(result.hits):
-            section = section_title(hit.heading)  # the note's title comes first; its section says more
-            table.add_row(
-                hit.question_id or "-", one_line(f"{hit.source} › {section}", 48), one_line(hit.text, 80), key=str(i)
-            )
+            # the note's title comes first in its heading; its innermost section says more in a narrow column
+            label = reference_label(hit.source, section_title(hit.heading))
+            table.add_row(hit.question_id or "-", one_line(label, 48), one_line(hit.text, 80), key=str(i))
         if result.hits:
             table.focus()
 

@@ -49,7 +49,7 @@ class ReportScreen(AppScreen):
 
     @work(exclusive=True, group="report", exit_on_error=False)
     async def load_report(self) -> None:
-        """Reads the session and fills the screen; a failure is shown (AppScreen), the screen stays."""
+        """Reads the session and fills the screen; a failure is told by the App, the screen stays."""
         services = self.app.services
         state = await services.interview(self.session_id).state()
         self.report = build_report(state, services.bank)
@@ -73,7 +73,7 @@ class ReportScreen(AppScreen):
     def action_export(self, fmt: Literal["md", "json"]) -> None:
         if self.report is None:
             return
-        path = export_as(self.report, self.app.services.bank, self.app.settings.home / "reports", fmt)
+        path = export_as(self.report, self.app.services.bank, self.app.settings.reports_dir, fmt)
         self.notify(f"Saved {path}")
 
     def action_home(self) -> None:

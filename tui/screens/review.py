@@ -4,7 +4,7 @@ misconceptions and their corrections, the model answer and the references (expan
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -15,12 +15,15 @@ from agent.brains.parts import part_coverage
 from agent.state import QuestionSummary
 from agent.text import clean_for_display
 from knowledge.chunking import reference_label
-from knowledge.models import DEPTH_NAMES
+from knowledge.models import DEPTH_NAMES, Question
 from tui.latex import latex_to_unicode
 from tui.screens.base import AppScreen
 
+if TYPE_CHECKING:  # the runner brings LangGraph, which loads off the UI thread (tui.app)
+    from agent.interview.runner import Interview
 
-def review_markdown(summary: QuestionSummary, question: Any, lang: str, offline: Sequence[str] = ()) -> str:
+
+def review_markdown(summary: QuestionSummary, question: Question, lang: str, offline: Sequence[str] = ()) -> str:
     """`offline`: why the model failed, for each answer to this question that was scored offline instead."""
     lines = [
         f"# {question.id}: depth {summary.depth}/4 ({DEPTH_NAMES[summary.depth]})",
@@ -71,7 +74,7 @@ class ReviewScreen(AppScreen):
     BINDINGS = [Binding("escape,enter", "close", "Continue", priority=True)]
     PALETTE = BINDINGS
 
-    def __init__(self, session: Any, question_id: str) -> None:
+    def __init__(self, session: Interview, question_id: str) -> None:
         super().__init__()
         self.session = session
         self.question_id = question_id

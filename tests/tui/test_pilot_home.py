@@ -1,0 +1,177 @@
+"""Home driven with Textual's Pilot: the first screen, the plan its options make, history, quitting.
+
+The interviewer is the real one (offline brain, LangGraph, SQLite checkpoints under tmp_path);
+expected texts come from the question bank, never from the code under test.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+from textual.widgets import DataTable, Select, TextArea
+from tui_helpers import (
+    SIZE,
+    interviewer_turns,
+    make_sessions,
+    screen_names,
+    screen_text,
+    settle,
+    start,
+    wait_loaded,
+    wait_until,
+)
+
+from agent.planning import PlanRequest, make_plan
+from tui.screens.history import HistoryScreen
+from tui.screens.home import HomeScreen
+from tui.screens.interview import InterviewScreen
+from tui.screens.report import ReportScreen
+from tui.widgets.side_panel import SidePanel
+
+
+async def test_home_is_the_first_screen_and_the_loading_indicator_goes_away(make_app):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, HomeScreen)
+        assert screen_names(app) == ["Screen", "HomeScreen"]
+        await wait_loaded(pilot)
+        assert app.screen.query_one("#loading").display is False
+        text = screen_text(app)
+        assert "Press Enter to start an interview" in text
+        assert "No sessions yet" in text
+        assert "loading the interviewer" not in text
+
+
+async def test_enter_starts_with_the_bank_prompt_of_the_first_planned_question(make_app, bank):
+    app = make_app(["algo-07", "infra-01"])
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        screen = app.screen
+        assert isinstance(screen, InterviewScreen)
+        turns = interviewer_turns(screen)
+        assert len(turns) == 1
+        assert turns[0].raw == bank["algo-07"].prompt.en
+        assert turns[0].label == "Question · 1/2 · algo-07"
+        side = screen.query_one(SidePanel)
+        assert (side.number, side.of, side.question) == (1, 2, "algo-07")
+        assert side.section == "algorithm"
+        assert side.topics == ", ".join(bank["algo-07"].topics)
+        assert side.depth is None and side.working is False
+        assert app.focused is screen.query_one("#answer", TextArea)
+        assert app.services.index.get("tui-0001").status == "active"
+        assert "How does clipping work in PPO?" in screen_text(app)
+
+
+async def test_home_options_decide_the_plan(make_app, bank):
+    """No explicit ids: the plan follows Home's length and section selectors (seeded, so predictable)."""
+    app = make_app(request=PlanRequest(questions=6, section="both", seed=11))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot)
+        app.screen.query_one("#length", Select).value = 3
+        app.screen.query_one("#section", Select).value = "infrastructure"
+        await pilot.pause()
+        await start(pilot)
+        expected = make_plan(bank, PlanRequest(questions=3, section="infrastructure", seed=11))
+        assert app.services.index.get("tui-0001").plan == expected
+        first = interviewer_turns(app.screen)[0]
+        assert first.raw == bank[expected[0]].prompt.en
+        assert first.label == f"Question · 1/3 · {expected[0]}"
+
+
+async def test_chinese_session_asks_the_chinese_prompt(make_app, bank):
+    app = make_app(["infra-01"], lang="zh")
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        assert interviewer_turns(app.screen)[0].raw == bank["infra-01"].prompt.zh
+
+
+async def test_questions_named_on_the_command_line_start_at_once(make_app, bank):
+    """`rl-interview interview --question algo-05 --questions 1` is an explicit request: no Home to
+    confirm it on, the interview opens on that question once the interviewer is loaded."""
+    app = make_app(["algo-05"], start_now=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, InterviewScreen), "the interview")
+        await wait_until(pilot, lambda: interviewer_turns(app.screen), "the first question")
+        first = interviewer_turns(app.screen)[0]
+        assert first.label.startswith("Question · 1/1 · algo-05")
+        assert screen_names(app) == ["Screen", "HomeScreen", "InterviewScreen"]
+
+
+async def test_r_with_nothing_to_resume_stays_home(make_app):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot)
+        await pilot.press("r")
+        await settle(pilot)
+        assert isinstance(app.screen, HomeScreen)
+        assert any("No unfinished session" in n.message for n in app._notifications)
+
+
+async def test_history_lists_sessions_and_opens_them(make_app, bank):
+    app = make_app(["algo-07"])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot)
+        await make_sessions(app.services)
+        await pilot.press("h")
+        await wait_until(pilot, lambda: isinstance(app.screen, HistoryScreen), "the history")
+        await settle(pilot)
+        table = app.screen.query_one("#sessions", DataTable)
+        rows = [table.get_row_at(i) for i in range(table.row_count)]
+        assert [(r[0], r[2], r[3], r[4]) for r in rows] == [
+            ("tui-0002", "active", "2", "-"),
+            ("tui-0001", "finished", "1", "0.00"),
+        ]
+        assert all(re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", r[1]) for r in rows)
+        text = screen_text(app)
+        assert "tui-0002" in text and "tui-0001" in text
+
+        # Enter on the finished one opens its report
+        await pilot.press("down", "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, ReportScreen), "the report")
+        await wait_until(pilot, lambda: app.screen.report is not None, "the report's content")
+        assert app.screen.session_id == "tui-0001"
+        assert app.screen.query_one("#questions", DataTable).get_row_at(0)[:3] == ["1", "algo-07", "0/4"]
+        await pilot.press("escape")
+        await settle(pilot)
+        assert screen_names(app) == ["Screen", "HomeScreen"]
+
+        # Enter on the unfinished one resumes it at its pending question
+        await pilot.press("h")
+        await wait_until(pilot, lambda: isinstance(app.screen, HistoryScreen), "the history")
+        await settle(pilot)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, InterviewScreen), "the resumed interview")
+        await wait_until(pilot, lambda: interviewer_turns(app.screen), "the pending question")
+        assert app.screen.session.session_id == "tui-0002"
+        assert interviewer_turns(app.screen)[0].raw == bank["infra-01"].prompt.en
+        assert screen_names(app) == ["Screen", "HomeScreen", "InterviewScreen"]
+
+
+async def test_escape_on_history_goes_home(make_app):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot)
+        await pilot.press("h")
+        await wait_until(pilot, lambda: isinstance(app.screen, HistoryScreen), "the history")
+        await settle(pilot)
+        assert app.screen.query_one("#sessions", DataTable).row_count == 0
+        await pilot.press("enter")  # nothing to open: stays
+        await settle(pilot)
+        assert isinstance(app.screen, HistoryScreen)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, HomeScreen)
+
+
+async def test_ctrl_q_on_home_quits(make_app):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot)
+        await pilot.press("ctrl+q")
+        for _ in range(100):
+            if not app.is_running:
+                break
+            await asyncio.sleep(0.02)
+        assert not app.is_running, "Ctrl+Q on Home should exit the app"
+        assert app.return_code == 0

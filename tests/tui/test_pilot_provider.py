@@ -1,0 +1,69 @@
+"""A model provider that never answers, driven with Textual's Pilot: the turn keeps its deadline.
+
+The interviewer is the real one (offline brain, LangGraph, SQLite checkpoints under tmp_path);
+expected texts come from the question bank, never from the code under test.
+"""
+
+from __future__ import annotations
+
+import time
+
+from textual.widgets import Markdown
+from tui_helpers import (
+    CLIP_ANSWER,
+    SIZE,
+    answer,
+    start,
+    wait_until,
+)
+
+from tui.screens.review import ReviewScreen
+from tui.widgets.side_panel import SidePanel
+
+
+async def test_a_hung_provider_costs_a_turn_no_more_than_its_deadline_and_the_offline_score_is_marked(make_app):
+    """Issue 15: a model server that accepts the connection and never answers. The turn completes
+    offline within the turn's deadline plus 2 s, and the candidate is told so (and why) beside the
+    depth and in the question's review."""
+    from agent.brains.llm.brain import LLMBrain
+    from agent.brains.llm.client import litellm_module
+    from common.settings import LLMSettings
+    from evals.scripted_provider import Hanging
+
+    await litellm_module()  # the import is not the provider's delay
+    hung = Hanging()
+    deadline = 3.0
+    brain = LLMBrain(
+        LLMSettings(
+            model="openai/test",
+            api_base=hung.url,
+            api_key="sk-test",
+            timeout_s=60.0,
+            retries=2,
+            turn_deadline_s=deadline,
+        )
+    )
+    # The same turn on the offline brain, timed on this machine as it is now: on a busy machine an
+    # offline turn in the TUI alone can take seconds, and the bound must hold there too.
+    async with make_app(["algo-07"]).run_test(size=SIZE) as pilot:
+        await start(pilot)
+        started = time.monotonic()
+        await answer(pilot, CLIP_ANSWER)
+        offline = time.monotonic() - started
+    try:
+        app = make_app(["algo-07"], brain=brain)
+        async with app.run_test(size=SIZE) as pilot:
+            await start(pilot)
+            started = time.monotonic()
+            await answer(pilot, CLIP_ANSWER)
+            took = time.monotonic() - started
+            panel = str(app.screen.query_one(SidePanel).render())
+            assert "Scored offline" in panel and f"no reply within the turn's {deadline:g} s" in panel
+            # Not the provider's 60 s x 3 tries: the deadline, then an offline turn (2 s of slack).
+            assert took < deadline + offline + 2, f"the turn took {took:.1f} s (offline alone: {offline:.1f} s)"
+            await pilot.press("f4")
+            await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review")
+            await wait_until(pilot, lambda: app.screen.query(Markdown), "the review's content")
+            assert "**Scored offline** for" in app.screen.query(Markdown).first().source
+    finally:
+        hung.close()

@@ -1,0 +1,109 @@
+"""The end of a session driven with Textual's Pilot: the report, its exports, and Home's summary.
+
+The interviewer is the real one (offline brain, LangGraph, SQLite checkpoints under tmp_path);
+expected texts come from the question bank, never from the code under test.
+"""
+
+from __future__ import annotations
+
+import json
+
+from textual.widgets import DataTable, Static
+from tui_helpers import (
+    CLIP_ANSWER,
+    SIZE,
+    AgentEvents,
+    answer,
+    screen_names,
+    settle,
+    start,
+    wait_until,
+)
+
+from tui.screens.home import HomeScreen
+from tui.screens.report import ReportScreen
+from tui.screens.review import ReviewScreen
+
+
+async def test_finishing_every_question_shows_the_report_and_exports_it(make_app, bank, home):
+    hook = AgentEvents()
+    app = make_app(["algo-07"])
+    async with app.run_test(size=SIZE, message_hook=hook) as pilot:
+        await start(pilot)
+        await answer(pilot, CLIP_ANSWER)
+        await pilot.press("f4")
+        # the last question's review comes first; closing it shows the report beneath
+        await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen), "the last question's review")
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, ReportScreen), "the report")
+        await wait_until(pilot, lambda: app.screen.report is not None, "the report's content")
+        await settle(pilot)
+        report = app.screen
+        depth = hook.last("assessment").depth
+        assert report.session_id == "tui-0001"
+        assert app.services.index.get("tui-0001").status == "finished"
+        table = report.query_one("#questions", DataTable)
+        assert table.row_count == 1
+        row = table.get_row_at(0)
+        assert row[:3] == ["1", "algo-07", f"{depth}/4"]
+        title = str(report.query_one("#report-title", Static).render())
+        assert "finished" in title and f"average depth {depth:.2f}" in title
+        bars = str(report.query_one("#bars", Static).render())
+        for topic in bank["algo-07"].topics:
+            assert topic in bars
+
+        await pilot.press("m")
+        await pilot.press("j")
+        await settle(pilot)
+        markdown = (home / "reports" / "tui-0001.md").read_text(encoding="utf-8")
+        assert markdown.startswith("# Interview report tui-0001")
+        assert "Status: finished" in markdown
+        assert f"| 1 | algo-07 | {depth} |" in markdown
+        data = json.loads((home / "reports" / "tui-0001.json").read_text(encoding="utf-8"))
+        assert data["session_id"] == "tui-0001" and data["status"] == "finished"
+        assert [q["question"] for q in data["questions"]] == ["algo-07"]
+        assert data["transcript"][0]["answer"] == CLIP_ANSWER
+
+        # Escape goes back Home, which now summarises the exported report's topics
+        await pilot.press("escape")
+        await settle(pilot)
+        assert screen_names(app) == ["Screen", "HomeScreen"]
+        topics = str(app.screen.query_one("#topics", Static).render())
+        assert "No sessions yet" not in topics
+        assert "ppo" in topics
+
+
+async def test_home_summarises_a_finished_session_without_a_manual_export(make_app):
+    """Home promises "your strong and weak topics will show here" once there are sessions."""
+    app = make_app(["algo-07"])
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await answer(pilot, CLIP_ANSWER)
+        await pilot.press("f4")
+        # the last question's review comes first; closing it shows the report beneath
+        await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen), "the last question's review")
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, ReportScreen), "the report")
+        await wait_until(pilot, lambda: app.screen.report is not None, "the report's content")
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, HomeScreen)
+        topics = str(app.screen.query_one("#topics", Static).render())
+        assert "No sessions yet" not in topics, "a finished session is not reflected on Home"
+
+
+async def test_markdown_export_of_a_chinese_session_is_in_chinese(make_app, bank, home):
+    """`rl-interview report` writes the session's language; the TUI's export must match it."""
+    app = make_app(["infra-01"], lang="zh")
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await pilot.press("f4")
+        # the last question's review comes first; closing it shows the report beneath
+        await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen), "the last question's review")
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, ReportScreen), "the report")
+        await wait_until(pilot, lambda: app.screen.report is not None, "the report's content")
+        await pilot.press("m")
+        await settle(pilot)
+    markdown = (home / "reports" / "tui-0001.md").read_text(encoding="utf-8")
+    assert bank["infra-01"].prompt.zh in markdown, "the export shows the English prompt of a Chinese session"
