@@ -57,3 +57,15 @@ def test_mypy_would_catch_a_type_error(tmp_path):
         timeout=300,
     )
     assert done.returncode == 1 and "[assignment]" in done.stdout
+
+
+def test_the_readme_map_names_every_room_on_a_line_of_its_own():
+    """"How it is built" is the map of the tree: a package or room added without a line there fails."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## How it is built", 1)[1].split("\n## ", 1)[0]
+    lines = [line for line in section.splitlines() if line.startswith("- `")]
+    rooms = [p.name + "/" for p in ROOT.iterdir() if (p / "__init__.py").exists()]
+    rooms += [f"agent/{p.name}/" for p in (ROOT / "agent").iterdir() if (p / "__init__.py").exists()]
+    for room in sorted(rooms):
+        assert any(line.startswith(f"- `{room}`") for line in lines), f"{room} has no line in the README's map"
+    assert all(len(line) <= 200 for line in lines), "one short line per room"

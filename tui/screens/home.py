@@ -10,12 +10,23 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Header, Label, LoadingIndicator, Select, Static
 
 from agent.interview.sessions import SessionDBError, SessionIndex
+from agent.learner.past_reports import topic_averages
 from tui.screens.base import AppScreen
-from tui.topics import topic_summary
 
 LENGTHS = [(f"{n} questions", n) for n in (3, 6, 10, 15)]
 SECTIONS = [("both sections", "both"), ("algorithm", "algorithm"), ("infrastructure", "infrastructure")]
 LANGS = [("English", "en"), ("中文", "zh")]
+
+
+def topic_summary(reports_dir: Path) -> str:
+    """The candidate's strongest and weakest topics over past sessions, at a glance."""
+    averages = topic_averages(reports_dir)
+    if not averages:
+        return "No sessions yet: your strong and weak topics will show here."
+    ranked = sorted(averages.items(), key=lambda kv: -kv[1])
+    strong = ", ".join(f"{t} {d:.1f}" for t, d in ranked[:3] if d >= 2.5) or "none yet"
+    weak = ", ".join(f"{t} {d:.1f}" for t, d in reversed(ranked[-3:]) if d < 2.5) or "none"
+    return f"[b]Strong:[/b] {strong}\n[b]Weak:[/b] {weak}"
 
 
 def unfinished_line(sessions_db: Path) -> str:
