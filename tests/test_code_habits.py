@@ -60,7 +60,7 @@ def test_mypy_would_catch_a_type_error(tmp_path):
 
 
 def test_the_readme_map_names_every_room_on_a_line_of_its_own():
-    """"How it is built" is the map of the tree: a package or room added without a line there fails."""
+    """The README's "How it is built" is the map of the tree: a package or room added without a line there fails."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = readme.split("## How it is built", 1)[1].split("\n## ", 1)[0]
     lines = [line for line in section.splitlines() if line.startswith("- `")]
