@@ -9,25 +9,29 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from agent.interview.events import Assessed, Token
-from common.settings import LLMSettings
+from common.settings import LLMSettings, Settings
 from evals.bench import NEXT_TURN, BenchError, bench_settings, summary
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
 class ModelClock:
     """Wraps the brain's model client: the time spent inside model calls since the last reset."""
 
-    def __init__(self, client: Any):
+    def __init__(self, client: Any) -> None:
         self.spent_s = 0.0
         self.calls = 0
         for name in ("complete", "stream"):
             setattr(client, name, self._timed(getattr(client, name)))
 
-    def _timed(self, call):
-        async def timed(*args, **kwargs):
+    def _timed(self, call: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
+        async def timed(*args: P.args, **kwargs: P.kwargs) -> T:
             started = time.perf_counter()
             self.calls += 1
             try:
@@ -41,7 +45,7 @@ class ModelClock:
         self.spent_s, self.calls = 0.0, 0
 
 
-async def _model_turns(settings, answers: list[tuple[str, str]], warmup: int = 1) -> dict[str, Any]:
+async def _model_turns(settings: Settings, answers: list[tuple[str, str]], warmup: int = 1) -> dict[str, Any]:
     from agent.app import open_services
     from agent.planning import PlanRequest
     from agent.state import CandidateAction

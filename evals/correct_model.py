@@ -16,7 +16,7 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import SecretStr
 
@@ -26,6 +26,10 @@ from common.errors import InputError
 from evals.gold import GoldTranscript
 from evals.metrics import _round, qwk
 from evals.scripted_provider import LLMServer, Reply, verdict
+
+if TYPE_CHECKING:
+    from common.settings import Settings
+    from knowledge.bank import Bank
 
 QUOTE_DIR = Path(__file__).parent / "labels" / "quotes"
 FIRST_PASS = QUOTE_DIR / "first_pass.jsonl"
@@ -103,7 +107,7 @@ def _squash(text: str) -> str:
 class CorrectModel:
     """Answers each assessment request with the gold verdict of the answer inside it."""
 
-    def __init__(self, transcripts: list[GoldTranscript], bank, shown: Shown) -> None:
+    def __init__(self, transcripts: list[GoldTranscript], bank: Bank, shown: Shown) -> None:
         self.answers: list[_Answer] = []
         self.unlabelled: list[str] = []
         for transcript in transcripts:
@@ -155,7 +159,7 @@ def _as_heard(quote: str, sent: str) -> str:
     return heard if heard and _squash(heard) in sent else quote
 
 
-def label_depths(transcripts: list[GoldTranscript], bank, shown: Shown) -> dict[str, int]:
+def label_depths(transcripts: list[GoldTranscript], bank: Bank, shown: Shown) -> dict[str, int]:
     """Turn id -> the depth the level rule gives the labelled points (so far on the question): what a
     verifier that accepted every labelled quote would allow."""
     from agent.judge.scoring import depth_of
@@ -177,7 +181,7 @@ def label_depths(transcripts: list[GoldTranscript], bank, shown: Shown) -> dict[
     return depths
 
 
-def run(transcripts: list[GoldTranscript], bank, settings, shown: Shown) -> dict[str, Any]:
+def run(transcripts: list[GoldTranscript], bank: Bank, settings: Settings, shown: Shown) -> dict[str, Any]:
     """Replay `transcripts` through the LLM brain against the correct model; the figures."""
     from agent.app import make_brain
     from agent.interview.retrieval import NotesRetriever

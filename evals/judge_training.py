@@ -13,11 +13,13 @@ used; the dev split of the gold set only chooses the depth rule (see `scoring.De
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
+from agent.judge.claims import SentenceClaims
 from agent.judge.heads import (
     KEY_POINT_FEATURES,
     MISCONCEPTION_FEATURES,
@@ -29,10 +31,16 @@ from agent.judge.heads import (
     feature_names,
 )
 from agent.judge.index import QuestionIndex
-from agent.judge.meaning import MeaningJudge
+from agent.judge.meaning import Embed, MeaningJudge
 from agent.judge.scoring import DepthRule, RubricScorer
 from evals.keypoints import KEYPOINT_DIR, KeypointItem, load_items, near_duplicates
+from knowledge.bank import Bank
 from knowledge.exemplars import EXEMPLAR_DIR, VECTORS_FILE, all_rows, load_exemplars, save_vectors, text_key
+from knowledge.models import Question
+
+if TYPE_CHECKING:
+    from agent.interview.retrieval import Retriever
+    from evals.gold import GoldTranscript
 
 BATCH = 64
 ELSEWHERE_SAMPLE = 20
@@ -42,7 +50,7 @@ RIVAL_SHARE = 0.3
 the head's cost grows with the rows."""
 
 
-def embed_exemplars(bank, embed, log=print) -> int:
+def embed_exemplars(bank: Bank, embed: Embed, log: Callable[[str], None] = print) -> int:
     """Embed every exemplar and statement (texts already stored under the same backend are kept)."""
     from knowledge.exemplars import load_vectors
 
@@ -117,7 +125,7 @@ def principal_directions(vectors: np.ndarray, k: int = PAIR_DIM) -> np.ndarray:
     return vt[:k].T.astype(np.float32)
 
 
-def training_set(judge: MeaningJudge, bank, projection: np.ndarray | None = None, seed: int = 0) -> TrainingSet:
+def training_set(judge: MeaningJudge, bank: Bank, projection: np.ndarray | None = None, seed: int = 0) -> TrainingSet:
     """Rows from the exemplars themselves, each read leave-one-out (`judge train --from exemplars`)."""
     rng = np.random.default_rng(seed)
     px, py, pk, wx, wy, wk = [], [], [], [], [], []
@@ -175,7 +183,7 @@ def training_set(judge: MeaningJudge, bank, projection: np.ndarray | None = None
     )
 
 
-def item_set(judge: MeaningJudge, bank, items: list[KeypointItem], projection: np.ndarray | None) -> TrainingSet:
+def item_set(judge: MeaningJudge, bank: Bank, items: list[KeypointItem], projection: np.ndarray | None) -> TrainingSet:
     """Rows from sentences written as candidates would say them (the key-point set's dev part), read
     against the whole exemplar index exactly as a candidate's sentence is. Every item gives a row
     for each key point and misconception of its question; a hard negative or denial only for the
@@ -278,7 +286,7 @@ def out_of_fold(x: np.ndarray, y: np.ndarray, groups: np.ndarray, names: tuple[s
     return p
 
 
-def training_items(bank) -> list[KeypointItem]:
+def training_items(bank: Bank) -> list[KeypointItem]:
     """The key-point set's dev part, less any item nearly the same as a test item or a gold answer
     (those measure the judge: they must not be what it learnt from)."""
     from evals.gold import load_gold
@@ -299,7 +307,7 @@ DENIAL_BOUND = 0.15
 rest): denials flagged at most this often, out of fold."""
 
 
-def train_heads(judge: MeaningJudge, bank, source: str = "exemplars") -> tuple[Heads, dict]:
+def train_heads(judge: MeaningJudge, bank: Bank, source: str = "exemplars") -> tuple[Heads, dict]:
     """Fit both heads, on the exemplars themselves (leave-one-out) or on the key-point set's dev
     part (`items`). The bars are chosen out of fold: on rows the head was not fitted on."""
     stored = judge.vectors.matrix if judge.vectors is not None else None
@@ -344,18 +352,20 @@ class _ReadOnce(RubricScorer):
     """A scorer that reads each answer once for every rule of the grid: what a sentence claims does
     not depend on the rule."""
 
-    def __init__(self, judge):
+    def __init__(self, judge: MeaningJudge | None) -> None:
         super().__init__(judge=judge)
-        self._seen: dict[tuple[str, tuple[str, ...]], Any] = {}
+        self._seen: dict[tuple[str, tuple[str, ...]], list[SentenceClaims]] = {}
 
-    def read(self, question, content):
+    def read(self, question: Question, content: list[str]) -> list[SentenceClaims]:
         key = (question.id, tuple(content))
         if key not in self._seen:
             self._seen[key] = super().read(question, content)
         return self._seen[key]
 
 
-def fit_depth_rule(transcripts, bank, judge, retriever) -> list[tuple[dict, float]]:
+def fit_depth_rule(
+    transcripts: list[GoldTranscript], bank: Bank, judge: MeaningJudge | None, retriever: Retriever
+) -> list[tuple[dict, float]]:
     """QWK on the given (dev) transcripts for every rule of the grid, best first. Each sentence is
     embedded once: the judge caches what it has seen."""
     import itertools

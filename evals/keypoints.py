@@ -22,14 +22,17 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from agent.judge.claims import read_sentences
 from common.yaml_lines import LineLoader, line_of
-from knowledge.bank import BankProblem
+from knowledge.bank import Bank, BankProblem
+
+if TYPE_CHECKING:
+    from agent.judge.meaning import MeaningJudge
 
 KEYPOINT_DIR = Path(__file__).parent / "keypoints"
 KINDS = ("paraphrase", "plain", "hard_negative", "misconception", "denial", "other_concept")
@@ -47,7 +50,7 @@ class KeypointItem(BaseModel):
     about: str | None = None
 
 
-def load_items(paths: list[Path], bank) -> tuple[list[tuple[str, KeypointItem]], list[BankProblem]]:
+def load_items(paths: list[Path], bank: Bank) -> tuple[list[tuple[str, KeypointItem]], list[BankProblem]]:
     """(file stem, item) pairs and the problems found; a bad item is reported and left out."""
     files = [f for p in paths for f in (sorted(p.glob("*.yaml")) if p.is_dir() else [p])]
     items: list[tuple[str, KeypointItem]] = []
@@ -119,7 +122,7 @@ def near_duplicates(probes: list[str], texts: list[str], share: float = 0.5) -> 
     return found
 
 
-def _check(item: KeypointItem, bank) -> str | None:
+def _check(item: KeypointItem, bank: Bank) -> str | None:
     if item.question not in bank:
         return f"unknown question {item.question!r}"
     question = bank[item.question]
@@ -141,7 +144,7 @@ class Outcome:
     """Recall kinds: the expected claim was found; the others: a false positive."""
 
 
-def judge_items(items: list[KeypointItem], bank, judge) -> tuple[list[Outcome], float]:
+def judge_items(items: list[KeypointItem], bank: Bank, judge: MeaningJudge | None) -> tuple[list[Outcome], float]:
     """Outcomes and the mean milliseconds per sentence (embedding in batches of 64 included)."""
     outcomes = []
     start = time.perf_counter()
@@ -178,7 +181,7 @@ def rates(outcomes: list[Outcome]) -> dict[str, dict[str, dict[str, float | int]
     return dict(out)
 
 
-def evaluate_keypoints(paths: list[Path], bank, judge) -> dict:
+def evaluate_keypoints(paths: list[Path], bank: Bank, judge: MeaningJudge | None) -> dict:
     loaded, problems = load_items(paths, bank)
     parts: dict[str, list[KeypointItem]] = defaultdict(list)
     for stem, item in loaded:

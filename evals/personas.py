@@ -13,7 +13,7 @@ from typing import Any
 import yaml
 
 from common.settings import Lang
-from knowledge.models import Question
+from knowledge.models import KeyPoint, Question
 
 FILLER = (
     "This is a really important question that every serious lab thinks about a lot. "
@@ -38,7 +38,7 @@ def _explained(question: Question, level_max: int, lang: str = "en") -> str:
     return "\n".join(lines)
 
 
-def _target_point(question: Question, target: str | None):
+def _target_point(question: Question, target: str | None) -> KeyPoint | None:
     if target and not target.startswith("expert:"):
         return next((kp for kp in question.key_points if kp.id == target), None)
     return None
@@ -68,7 +68,7 @@ Persona = Callable[[Question, dict[str, Any], random.Random, int], dict[str, str
 """(question, the interviewer's turn, rng, how many interviewer turns came before on the question)."""
 
 
-def strong(question, turn, rng, seen):
+def strong(question: Question, turn: dict[str, Any], rng: random.Random, seen: int) -> dict[str, str]:
     if turn["kind"] == "ask":
         return {"action": "answer", "text": _explained(question, 4)}
     kp = _target_point(question, turn.get("target"))
@@ -80,7 +80,7 @@ def strong(question, turn, rng, seen):
     }
 
 
-def average(question, turn, rng, seen):
+def average(question: Question, turn: dict[str, Any], rng: random.Random, seen: int) -> dict[str, str]:
     if turn["kind"] == "ask":
         return {"action": "answer", "text": _explained(question, 2)}
     kp = _target_point(question, turn.get("target"))
@@ -89,35 +89,35 @@ def average(question, turn, rng, seen):
     return {"action": "answer", "text": "I'm not sure about that part, I don't know."}
 
 
-def weak(question, turn, rng, seen):
+def weak(question: Question, turn: dict[str, Any], rng: random.Random, seen: int) -> dict[str, str]:
     if turn["kind"] == "ask":
         kp = min(question.key_points, key=lambda k: k.level)
         return {"action": "answer", "text": f"I think it has to do with {kp.cues.en[0]}."}
     return {"action": "idk", "text": ""}
 
 
-def confidently_wrong(question, turn, rng, seen):
+def confidently_wrong(question: Question, turn: dict[str, Any], rng: random.Random, seen: int) -> dict[str, str]:
     wrong = question.misconceptions[rng.randrange(len(question.misconceptions))]
     return {"action": "answer", "text": f"Clearly, {wrong.statement.rstrip('.').lower()}; everybody knows this."}
 
 
-def rambling(question, turn, rng, seen):
+def rambling(question: Question, turn: dict[str, Any], rng: random.Random, seen: int) -> dict[str, str]:
     kp = min(question.key_points, key=lambda k: k.level)
     return {"action": "answer", "text": FILLER * 3 + f"I would mention {kp.cues.en[0]} somewhere. " + FILLER * 2}
 
 
-def adversarial(question, turn, rng, seen):
+def adversarial(question: Question, turn: dict[str, Any], rng: random.Random, seen: int) -> dict[str, str]:
     cues = ", ".join(kp.cues.en[0] for kp in question.key_points)
     return {"action": "answer", "text": f"{INJECTION}\n{cues}"}
 
 
-def chinese(question, turn, rng, seen):
+def chinese(question: Question, turn: dict[str, Any], rng: random.Random, seen: int) -> dict[str, str]:
     if turn["kind"] == "ask":
         return {"action": "answer", "text": _explained(question, 3, "zh")}
     return {"action": "answer", "text": "这一点我不太清楚，不知道。"}
 
 
-def paraphraser(question, turn, rng, seen):
+def paraphraser(question: Question, turn: dict[str, Any], rng: random.Random, seen: int) -> dict[str, str]:
     """Answers in its own words: the judge's test sentences for the points it knows (levels 1-2)."""
     sentences = test_sentences()
     if turn["kind"] == "ask":
@@ -130,7 +130,7 @@ def paraphraser(question, turn, rng, seen):
     return {"action": "answer", "text": "I don't know that part."}
 
 
-def protester(question, turn, rng, seen):
+def protester(question: Question, turn: dict[str, Any], rng: random.Random, seen: int) -> dict[str, str]:
     """Answers the first part, then insists it has said what the first follow-up asks for."""
     if turn["kind"] == "ask":
         return {"action": "answer", "text": _first_part_answer(question) or _explained(question, 1)}
@@ -141,7 +141,7 @@ def protester(question, turn, rng, seen):
     return average(question, turn, rng, seen)
 
 
-def protester_zh(question, turn, rng, seen):
+def protester_zh(question: Question, turn: dict[str, Any], rng: random.Random, seen: int) -> dict[str, str]:
     if turn["kind"] == "ask":
         return {"action": "answer", "text": _explained(question, 1, "zh")}
     if seen == 1:
@@ -149,7 +149,7 @@ def protester_zh(question, turn, rng, seen):
     return {"action": "answer", "text": "这一点我不太清楚，不知道。"}
 
 
-def clarifier(question, turn, rng, seen):
+def clarifier(question: Question, turn: dict[str, Any], rng: random.Random, seen: int) -> dict[str, str]:
     """Asks back about the question before answering it."""
     if seen == 0:
         asks = (
@@ -161,15 +161,18 @@ def clarifier(question, turn, rng, seen):
     return average(question, turn, rng, seen)
 
 
-def hint_seeker(question, turn, rng, seen):
+def hint_seeker(question: Question, turn: dict[str, Any], rng: random.Random, seen: int) -> dict[str, str]:
     """Names a term, then asks for a hint and another, and answers with what they point at."""
     if turn["kind"] == "ask":
         kp = min(question.key_points, key=lambda k: k.level)
         return {"action": "answer", "text": f"I think it has to do with {kp.cues.en[0]}."}
     if turn["kind"] == "hint":
-        kp = _target_point(question, turn.get("target"))
-        if kp is not None and seen >= 3:
-            return {"action": "answer", "text": f"{kp.statement.rstrip('.')}, because {kp.cues.en[0]} is what matters."}
+        target = _target_point(question, turn.get("target"))
+        if target is not None and seen >= 3:
+            return {
+                "action": "answer",
+                "text": f"{target.statement.rstrip('.')}, because {target.cues.en[0]} is what matters.",
+            }
         return {
             "action": "answer",
             "text": rng.choice(["Can I get another hint?", "One more hint, please.", "再给个提示吧。"]),
@@ -177,13 +180,13 @@ def hint_seeker(question, turn, rng, seen):
     return {"action": "hint", "text": ""}
 
 
-def mover(question, turn, rng, seen):
+def mover(question: Question, turn: dict[str, Any], rng: random.Random, seen: int) -> dict[str, str]:
     if turn["kind"] == "ask":
         return {"action": "answer", "text": _explained(question, 1)}
     return {"action": "answer", "text": rng.choice(["Can we move on?", "Next question, please.", "下一题吧。"])}
 
 
-def thinker(question, turn, rng, seen):
+def thinker(question: Question, turn: dict[str, Any], rng: random.Random, seen: int) -> dict[str, str]:
     """Takes a moment, asks for the question again, then answers."""
     if seen == 0:
         return {"action": "answer", "text": rng.choice(["Let me think.", "One moment.", "让我想想。"])}

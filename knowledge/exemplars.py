@@ -22,7 +22,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from common.yaml_lines import LineLoader, line_of
-from knowledge.bank import BankProblem
+from knowledge.bank import Bank, BankProblem
 
 EXEMPLAR_DIR = Path(__file__).parent / "exemplars"
 VECTORS_FILE = "vectors.npz"
@@ -88,7 +88,7 @@ def rows_of(exemplars: QuestionExemplars) -> list[Row]:
     return [r for r in rows if r.text.strip()]
 
 
-def _parse(path: Path, bank) -> tuple[QuestionExemplars | None, list[BankProblem]]:
+def _parse(path: Path, bank: Bank | None) -> tuple[QuestionExemplars | None, list[BankProblem]]:
     try:
         data = yaml.load(path.read_text(encoding="utf-8"), Loader=LineLoader)  # LineLoader is a SafeLoader subclass
     except UnicodeDecodeError as exc:
@@ -140,7 +140,7 @@ def _parse(path: Path, bank) -> tuple[QuestionExemplars | None, list[BankProblem
 
 
 def load_exemplars(
-    folders: list[Path] | None = None, bank=None
+    folders: list[Path] | None = None, bank: Bank | None = None
 ) -> tuple[dict[str, QuestionExemplars], list[BankProblem]]:
     """Every exemplar file in `folders` (default: ours), by question id, and the problems found.
 

@@ -62,7 +62,16 @@ class OfflineBrain:
     async def assess(self, question: Question, answer: str, prior: Assessment | None) -> Assessment:
         return self._scorer.assess(question, answer, prior)
 
-    async def write(self, question, decision, assessment, references, lang, turn_number, on_token=None) -> str:
+    async def write(
+        self,
+        question: Question,
+        decision: Decision,
+        assessment: Assessment,
+        references: list[Reference],
+        lang: str,
+        turn_number: int,
+        on_token: TokenSink | None = None,
+    ) -> str:
         return phrase(question, decision, assessment, references, lang, turn_number)
 
     def remember(self) -> None:

@@ -17,7 +17,7 @@ from agent.state import Assessment, Decision, Flag, Heard, Reference
 from agent.text import CJK_CHAR, WORD, find_cue, normalise
 from common.terminal import clean_for_display
 from knowledge.chunking import section_title
-from knowledge.models import Part, Question
+from knowledge.models import KeyPoint, Part, Question
 
 QUOTE_CHARS = 90
 CLAUSE_WORD = re.compile(r"\s+(?=(?:but|so|because|whereas|although|though)\b)|(?=但是|所以|因为|不过|而且)", re.I)
@@ -119,7 +119,7 @@ def probe_text(question: Question, target: str, lang: str) -> str:
     return question.key_point(target).probe.get(lang)
 
 
-def _related_key_point(question: Question, text: str):
+def _related_key_point(question: Question, text: str) -> KeyPoint:
     """The key point whose cues the misconception's statement touches (the mechanism to revisit)."""
     normalised = normalise(text)
     for kp in sorted(question.key_points, key=lambda k: k.level):

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from agent.brains.parts import untouched_parts
 from agent.state import Assessment, CandidateAction, Decision, Flag, Heard, QuestionProgress
-from knowledge.models import KeyPoint, Question
+from knowledge.models import KeyPoint, Part, Question
 
 NEAR_MISS = 0.2
 """A near miss of the judge at least this strong means the candidate has partly said the point."""
@@ -176,7 +176,7 @@ def _hint_target(question: Question, assessment: Assessment, probed: tuple[str, 
     return in_order[0]
 
 
-def _why(question: Question, target: str, assessment: Assessment, open_parts) -> str:
+def _why(question: Question, target: str, assessment: Assessment, open_parts: list[Part]) -> str:
     if any(hit.misconception == target for hit in assessment.misconceptions):
         return "correct a stated misconception"
     if target.startswith("expert:"):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -14,6 +14,10 @@ from agent.state import Reference
 from knowledge.bank import NOTES_DIR, user_note_files
 from knowledge.chunking import chunk_text
 from knowledge.documents import DocumentError, read_document
+
+if TYPE_CHECKING:
+    from common.settings import Settings
+    from knowledge.store import KnowledgeStore
 
 
 class Retriever(Protocol):
@@ -67,7 +71,7 @@ embed the query itself."""
 class StoreRetriever:
     """The knowledge store: the question's chunks, re-ranked by what the candidate said."""
 
-    def __init__(self, store, said_vector: SaidVector | None = None):
+    def __init__(self, store: KnowledgeStore, said_vector: SaidVector | None = None) -> None:
         self.store = store
         self.said_vector = said_vector
 
@@ -80,7 +84,7 @@ class StoreRetriever:
         return [Reference(source=h.source, heading=h.heading, text=h.text, question_id=h.question_id) for h in hits]
 
 
-def judge_pass(settings) -> SaidVector | None:
+def judge_pass(settings: Settings) -> SaidVector | None:
     """What was said, as the judge by meaning reads it: the mean of its sentences' vectors, embedded
     once for the search and kept in the judge's cache for the assessment that follows (one embedding
     pass per answer serves both). Only where the judge reads the question (it has exemplars) and
@@ -105,7 +109,7 @@ def judge_pass(settings) -> SaidVector | None:
     return vector
 
 
-def make_retriever(settings) -> Retriever:
+def make_retriever(settings: Settings) -> Retriever:
     """The store if it has been built with the configured embedding; otherwise our notes directly."""
     notes = NotesRetriever(settings.knowledge.chunk_tokens, user_note_files(settings.bank_paths))
     if not settings.chroma_url and not (settings.store_dir / "chroma" / "chroma.sqlite3").exists():

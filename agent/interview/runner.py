@@ -17,7 +17,7 @@ import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langgraph.types import Command
 
@@ -27,7 +27,11 @@ from agent.interview.report import build_report, export_report
 from agent.interview.sessions import SessionBusy, SessionDBError, SessionIndex, cut_to_nothing
 from agent.planning import PlanRequest, choose_wordings, make_plan
 from agent.state import CandidateAction, InterviewInput, InterviewState
-from common.settings import Lang
+from common.settings import Lang, Settings
+
+if TYPE_CHECKING:
+    from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
 ENDED = ("finished", "ended")
 """The statuses of a session that is over (`ended`: the candidate ended it early)."""
@@ -202,7 +206,7 @@ class Interview:
         return status
 
 
-def checkpoint_serde():
+def checkpoint_serde() -> JsonPlusSerializer:
     """The checkpoint serializer, told which of our models it may deserialize."""
     from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
@@ -212,7 +216,7 @@ def checkpoint_serde():
 
 
 @contextlib.asynccontextmanager
-async def open_checkpointer(settings):
+async def open_checkpointer(settings: Settings) -> AsyncIterator[AsyncSqliteSaver]:
     """AsyncSqliteSaver under RL_INTERVIEW_HOME."""
     import aiosqlite
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver

@@ -49,7 +49,7 @@ class Contrast:
 
     @classmethod
     def of(cls, positives: list[frozenset[str]], negatives: list[frozenset[str]]) -> Contrast:
-        def count(sets):
+        def count(sets: list[frozenset[str]]) -> dict[str, int]:
             return {t: sum(t in s for s in sets) for t in set().union(*sets)} if sets else {}
 
         return cls(count(positives), count(negatives), len(positives), len(negatives))

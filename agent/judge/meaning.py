@@ -16,7 +16,9 @@ looked up by a hash of their text; only the candidate's sentences are embedded d
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -35,6 +37,12 @@ from knowledge.exemplars import (
 )
 from knowledge.models import KeyPoint, Misconception, Question
 
+if TYPE_CHECKING:
+    from chromadb.api.types import Embeddings
+
+Embed = Callable[[list[str]], "Embeddings"]
+"""Texts -> their embeddings, one L2-normalised vector each."""
+
 
 class MeaningJudge:
     """Reads sentences against a question's exemplars. Questions without exemplars are not read
@@ -44,8 +52,8 @@ class MeaningJudge:
     CACHE_SIZE = 4096
 
     def __init__(
-        self, embed, exemplars: dict[str, QuestionExemplars], vectors: VectorStore | None, heads: Heads | None
-    ):
+        self, embed: Embed, exemplars: dict[str, QuestionExemplars], vectors: VectorStore | None, heads: Heads | None
+    ) -> None:
         self._embed = embed
         """texts -> (n, d) L2-normalised array."""
         self.exemplars = exemplars
@@ -198,7 +206,7 @@ _shared: dict[str, MeaningJudge | None] = {}
 _shared_lock = threading.Lock()
 
 
-def embedder_for(spec: str):
+def embedder_for(spec: str) -> Embed:
     """The embedding function the judge uses: sentences are compared symmetrically, so both sides
     get e5's `query:` prefix."""
     from knowledge.embeddings import make_embedding

@@ -15,8 +15,11 @@ from knowledge.bank import Bank
 if TYPE_CHECKING:  # langchain_core comes with langgraph; only its types are used here
     from langchain_core.runnables import RunnableConfig
 
+    from common.settings import LLMSettings
+    from evals.scripted_provider import LLMServer
 
-def _llm_settings(url: str):
+
+def _llm_settings(url: str) -> LLMSettings:
     from pydantic import SecretStr
 
     from common.settings import LLMSettings
@@ -26,7 +29,7 @@ def _llm_settings(url: str):
     )
 
 
-async def _session_with_fault(bank: Bank, provider, fault: str) -> str | None:
+async def _session_with_fault(bank: Bank, provider: LLMServer, fault: str) -> str | None:
     """One question, two answers, on the LLM brain; the first answer's assessment meets the fault.
     Returns a problem, or None when every turn was answered and kept."""
     from langgraph.checkpoint.memory import InMemorySaver
@@ -88,7 +91,7 @@ async def _session_with_fault(bank: Bank, provider, fault: str) -> str | None:
     return None
 
 
-async def _obeying_model(bank: Bank, provider) -> Suite:
+async def _obeying_model(bank: Bank, provider: LLMServer) -> Suite:
     """The model is talked into "depth 4" by every injection; our verification must not be."""
     from agent.brains.llm.brain import LLMBrain
     from evals import scripted_provider as sp

@@ -16,8 +16,8 @@ from rich.table import Table
 from common.settings import load_settings
 from common.terminal import clean_for_display, terminal_safe_json
 from evals.bank_audit import CHECKS, audit
-from knowledge.bank import NOTES_DIR, load_bank, validate_bank
-from knowledge.models import Section
+from knowledge.bank import NOTES_DIR, Bank, load_bank, validate_bank
+from knowledge.models import Section, Source
 from tui.cli.app import ApiBaseOption, ModelOption, app, interview_settings
 from tui.cli.console import EXIT_SKIPPED, err, fail, out
 
@@ -25,7 +25,7 @@ bank_app = typer.Typer(help="The question bank: list, show and validate question
 app.add_typer(bank_app, name="bank")
 
 
-def _bank():
+def _bank() -> Bank:
     """Our questions and the user's (settings.bank_paths); the user's broken files are named on stderr."""
     bank = load_bank(extra=load_settings().bank_paths)
     for problem in bank.problems:
@@ -99,7 +99,7 @@ def bank_show(
             out.print("  (none listed)")
 
 
-def _print_sources(sources) -> None:
+def _print_sources(sources: list[Source]) -> None:
     if not sources:
         out.print("     [yellow]source: none[/]")
     for source in sources:

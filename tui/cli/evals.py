@@ -6,7 +6,7 @@ import json
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
 
@@ -14,6 +14,13 @@ from common.terminal import terminal_safe_json
 from evals.report_text import explanation, markdown, table
 from tui.cli.app import ApiBaseOption, MaxCostOption, ModelOption, app
 from tui.cli.console import EXIT_SKIPPED, err, fail, out
+
+if TYPE_CHECKING:
+    from agent.brains.brain import Brain
+    from agent.interview.retrieval import Retriever
+    from common.settings import Settings
+    from evals.gold import GoldTranscript
+    from knowledge.bank import Bank
 
 
 @app.command("eval")
@@ -114,14 +121,14 @@ def _publish(report: dict, folder: Path, as_json: bool) -> None:
         out.print(f"\nreport: {folder / 'report.md'}", markup=False)
 
 
-def _labelled_points(per_turn, transcripts):
+def _labelled_points(per_turn: list[dict[str, Any]], transcripts: list[GoldTranscript]) -> dict[str, Any] | None:
     from evals.correct_model import FIRST_PASS, load_quotes
     from evals.labelled_points import labelled_points
 
     return labelled_points(per_turn, transcripts, load_quotes(FIRST_PASS))
 
 
-def _correct_model(transcripts, bank, settings, as_json: bool) -> None:
+def _correct_model(transcripts: list[GoldTranscript], bank: Bank, settings: Settings, as_json: bool) -> None:
     from evals.correct_model import FIRST_PASS, SECOND_PASS, agreement, load_quotes, render, run
 
     first, second = load_quotes(FIRST_PASS), load_quotes(SECOND_PASS)
@@ -138,7 +145,7 @@ def _correct_model(transcripts, bank, settings, as_json: bool) -> None:
         out.print(render(result), markup=False, soft_wrap=True)
 
 
-def _keypoints(paths: list[Path] | None, bank, settings, as_json: bool) -> None:
+def _keypoints(paths: list[Path] | None, bank: Bank, settings: Settings, as_json: bool) -> None:
     from agent.judge.meaning import shared_judge
     from evals.keypoints import KEYPOINT_DIR, evaluate_keypoints
     from evals.keypoints import table as keypoint_table
@@ -157,7 +164,7 @@ def _keypoints(paths: list[Path] | None, bank, settings, as_json: bool) -> None:
         raise typer.Exit(EXIT_SKIPPED)
 
 
-def brain_settings(settings, brain: str):
+def brain_settings(settings: Settings, brain: str) -> Settings:
     """The settings for the chosen brain: `offline` ignores a configured model, `llm` needs one."""
     from agent.brains.llm.client import INSTALL_HINT, litellm_installed
     from common.settings import SettingsError
@@ -171,7 +178,7 @@ def brain_settings(settings, brain: str):
     return settings
 
 
-def _simulate(n: int, bank, brain, retriever, as_json: bool) -> None:
+def _simulate(n: int, bank: Bank, brain: Brain, retriever: Retriever, as_json: bool) -> None:
     from evals.simulate import render, simulate
 
     result = simulate(n, bank, brain, retriever)

@@ -5,13 +5,17 @@ from __future__ import annotations
 import asyncio
 import io
 import sys
-from typing import Annotated, Literal, cast
+from typing import TYPE_CHECKING, Annotated, Literal, cast
 
 import typer
 
 from common.settings import Lang, Settings, load_settings
 from tui.cli.app import LATEST, ApiBaseOption, MaxCostOption, ModelOption, app, interview_settings
 from tui.cli.console import fail
+
+if TYPE_CHECKING:
+    from agent.learner.drill import DrillOptions
+    from agent.planning import PlanRequest
 
 
 @app.callback()
@@ -79,7 +83,13 @@ def interview(
 
 
 async def _plain_session(
-    settings: Settings, request, lang: Lang, resume: str | None, jsonl: bool, drill=None, take_over: bool = False
+    settings: Settings,
+    request: PlanRequest | None,
+    lang: Lang,
+    resume: str | None,
+    jsonl: bool,
+    drill: DrillOptions | None = None,
+    take_over: bool = False,
 ) -> str:
     """A plain session: resumed, a drill (`drill`: agent.learner.drill.DrillOptions), or a new interview."""
     from agent.app import open_services
@@ -110,6 +120,7 @@ async def _plain_session(
             session = services.interview()
             first = session.start(planned.request, lang, planned.max_follow_ups)
         else:
+            assert request is not None  # a new interview is always planned from a request
             request = request.model_copy(update={"recent": [] if request.ids else services.index.recent_questions()})
             session = services.interview()
             first = session.start(request, lang, settings.interview.max_follow_ups)

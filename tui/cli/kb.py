@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
@@ -16,11 +16,14 @@ from knowledge.chunking import reference_label
 from tui.cli.app import app
 from tui.cli.console import EXIT_SKIPPED, err, fail, out
 
+if TYPE_CHECKING:
+    from knowledge.store import KnowledgeStore
+
 kb_app = typer.Typer(help="The knowledge store: build, inspect, search and evaluate it.", no_args_is_help=True)
 app.add_typer(kb_app, name="kb")
 
 
-def _store():
+def _store() -> KnowledgeStore:
     from knowledge.store import KnowledgeStore
 
     return KnowledgeStore(load_settings())

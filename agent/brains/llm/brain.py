@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from pydantic import ValidationError
@@ -108,7 +109,7 @@ class LLMBrain:
     def _late(self, usage: Usage | None = None) -> LLMFailure:
         return LLMFailure(f"no reply within the turn's {self.settings.turn_deadline_s:g} s", usage, kind="timeout")
 
-    async def _call(self, session: _Session, make_call) -> Reply:
+    async def _call(self, session: _Session, make_call: Callable[[], Awaitable[Reply]]) -> Reply:
         """One model call, counted for the turn and charged to the session's budget, failed or not,
         and cut off at the turn's deadline."""
         if self._budget_spent(session):

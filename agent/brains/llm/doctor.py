@@ -7,6 +7,7 @@ timeout, ...), never a traceback, and never the key itself.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import ModuleType
 
 from agent.brains.llm.client import INSTALL_HINT, LLMFailure, ModelClient, litellm_installed, litellm_module
 from common.settings import LLMSettings
@@ -57,7 +58,7 @@ async def diagnose(settings: LLMSettings) -> Diagnosis:
     )
 
 
-def _missing_keys(litellm, settings: LLMSettings) -> list[str]:
+def _missing_keys(litellm: ModuleType, settings: LLMSettings) -> list[str]:
     """Key variables the provider needs that are not set (base URLs are not keys: they have defaults)."""
     if settings.api_key is not None:
         return []

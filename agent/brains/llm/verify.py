@@ -40,7 +40,7 @@ from agent.judge.scoring import (
 from agent.state import Assessment, Evidence, Flag, LLMVerdict, MisconceptionHit
 from agent.text import explains, find_cue, is_gibberish, normalise, size
 from common.terminal import clean_for_display
-from knowledge.models import DEPTH_NAMES, Question
+from knowledge.models import DEPTH_NAMES, KeyPoint, Question
 
 ELLIPSIS = re.compile(r"\.\.\.|…")
 QUOTE_MARKS = " \"'“”‘’`「」"
@@ -103,7 +103,7 @@ ANCHOR_SHARE = 0.5
 model may see what the judge only half sees, but not what it does not see at all."""
 
 
-def anchored(question: Question, point, sentence: str, judge: MeaningJudge | None = None) -> bool:
+def anchored(question: Question, point: KeyPoint, sentence: str, judge: MeaningJudge | None = None) -> bool:
     """Does the candidate's sentence plausibly make this point, whatever the model says? The judge
     by meaning at a lower bar than it credits on its own; for a question without exemplars, the
     words the sentence shares with the point (its cue phrases, or content words of its statement).
@@ -116,7 +116,7 @@ def anchored(question: Question, point, sentence: str, judge: MeaningJudge | Non
     return _shares_words(question, point, sentence)
 
 
-def _shares_words(question: Question, point, sentence: str) -> bool:
+def _shares_words(question: Question, point: KeyPoint, sentence: str) -> bool:
     normalised = normalise(sentence)
     if find_cue(normalised, point.cues.all()):
         return point.level == 1 or explains(sentence)
