@@ -68,13 +68,18 @@ class Prompted(Event):
     def type(self) -> str:
         return self.kind
 
+    @property
+    def opens_question(self) -> bool:
+        """The question itself (or a drill's opening probe), not a follow-up or a hint on it."""
+        return self.kind == "ask"
+
     @classmethod
     def of_payload(cls, payload: dict[str, Any]) -> Prompted:
         """From the graph's interrupt (a dict with more keys than a front end needs)."""
         return cls(**{f.name: payload[f.name] for f in fields(cls) if f.name in payload})
 
     def public(self) -> dict[str, Any]:
-        return self.shown(with_target=self.kind != "ask")
+        return self.shown(with_target=not self.opens_question)
 
     def shown(self, with_target: bool) -> dict[str, Any]:
         """The turn as a front end shows it (the text safe for a terminal)."""

@@ -165,7 +165,7 @@ class Interview:
             elif "__interrupt__" in chunk:
                 await self._question_done(closed)
                 self.waiting = Prompted.of_payload(chunk["__interrupt__"][0].value)
-                if self.waiting.kind == "ask" and not self.waiting.target:  # the question itself, not a drill's probe
+                if self.waiting.opens_question and not self.waiting.target:  # the question itself, not a drill's probe
                     question = self.waiting.question
                     self.index.asked_wording(self.session_id, question, self.wordings.get(question, 0))
                 yield self.waiting

@@ -199,7 +199,7 @@ class InterviewScreen(AppScreen):
         side.number, side.of, side.question = event.number, event.of, question.id
         side.section, side.topics = question.section.value, ", ".join(question.topics)
         side.follow_ups = event.follow_ups
-        if event.kind == "ask":
+        if event.opens_question:
             side.depth = None
         editor = self.query_one("#answer", TextArea)
         draft = self.session.draft()  # only after a restart: sending an answer clears its draft
