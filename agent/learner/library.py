@@ -14,9 +14,6 @@ from knowledge.bank import Bank
 from knowledge.exemplars import EXEMPLAR_DIR
 from knowledge.models import DEPTH_NAMES, Question
 
-EXEMPLARS_DIR = EXEMPLAR_DIR
-"""Where the judge by meaning finds a question's exemplars (`<id>.yaml`)."""
-
 
 @dataclass(frozen=True)
 class Entry:
@@ -54,7 +51,7 @@ def entries(bank: Bank, history: History) -> list[Entry]:
 
 def judged_by_meaning(question: Question) -> bool:
     """Whether the judge by meaning has exemplars for the question (else it is scored on its cues)."""
-    return (EXEMPLARS_DIR / f"{question.id}.yaml").is_file()
+    return (EXEMPLAR_DIR / f"{question.id}.yaml").is_file()
 
 
 def question_markdown(question: Question, lang: str) -> str:

@@ -22,7 +22,7 @@ def no_exemplars(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The judge's exemplars are another issue's data: the picture must not change when they do."""
     import agent.learner.library
 
-    monkeypatch.setattr(agent.learner.library, "EXEMPLARS_DIR", tmp_path / "no-exemplars")
+    monkeypatch.setattr(agent.learner.library, "EXEMPLAR_DIR", tmp_path / "no-exemplars")
 
 
 async def still(pilot: Pilot) -> None:
