@@ -9,12 +9,8 @@ from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlparse
 
-try:
-    import fcntl
-except ImportError:  # Windows: no advisory locks; one process at a time, as Chroma expects
-    fcntl = None  # type: ignore[assignment]
-
 from common.errors import InputError
+from common.file_lock import file_lock
 from common.settings import Settings
 
 
@@ -61,16 +57,11 @@ def unusable(settings: Settings, exc: BaseException) -> str:
 @contextmanager
 def store_lock(settings: Settings, exclusive: bool) -> Iterator[None]:
     """Builds write alone; readers may share (a Chroma server serialises writes itself)."""
-    if settings.chroma_url or fcntl is None:
+    if settings.chroma_url:
         yield
         return
-    settings.store_dir.mkdir(parents=True, exist_ok=True)
-    with open(settings.store_dir / "build.lock", "a+") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+    with file_lock(settings.store_dir / "build.lock", exclusive):
+        yield
 
 
 def forget_open_clients() -> None:

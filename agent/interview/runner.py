@@ -27,6 +27,7 @@ from agent.interview.report import build_report, export_report
 from agent.interview.sessions import SessionBusy, SessionDBError, SessionIndex, cut_to_nothing
 from agent.planning import PlanRequest, choose_wordings, make_plan
 from agent.state import CandidateAction, InterviewInput, InterviewState
+from common.file_lock import file_lock
 from common.settings import Lang, Settings
 
 if TYPE_CHECKING:
@@ -228,12 +229,27 @@ async def open_checkpointer(settings: Settings) -> AsyncIterator[AsyncSqliteSave
         if cut_to_nothing(path, lambda: bool(SessionIndex(settings.sessions_db).list())):
             raise sqlite3.DatabaseError("0 bytes, although the session index lists sessions")
         async with aiosqlite.connect(str(path), timeout=30) as conn:
-            await conn.execute("PRAGMA journal_mode=WAL")
-            saver = AsyncSqliteSaver(conn, serde=serde)
-            await saver.setup()
+            # Switching a new file to WAL and creating the tables can fail at once with "database is
+            # locked" (SQLite skips the busy wait there) when two sessions start together on a fresh
+            # home: one process at a time does it. It takes milliseconds, so blocking here is fine.
+            with file_lock(path.with_name(path.name + ".lock")):
+                await conn.execute("PRAGMA journal_mode=WAL")
+                saver = AsyncSqliteSaver(conn, serde=serde)
+                await saver.setup()
             yield saver
-    except sqlite3.DatabaseError as exc:
+    except sqlite3.OperationalError as exc:
+        if "locked" not in str(exc):
+            raise _damaged(path, exc) from None
         raise SessionDBError(
-            f"the session checkpoints {path} are damaged ({exc}); move the file aside to start afresh "
-            "(your session list and saved answers are in sessions.sqlite, which is separate)"
+            f"the session checkpoints {path} are held by another rl-interview process ({exc}); "
+            "try again when it has finished"
         ) from None
+    except sqlite3.DatabaseError as exc:
+        raise _damaged(path, exc) from None
+
+
+def _damaged(path: Path, exc: sqlite3.DatabaseError) -> SessionDBError:
+    return SessionDBError(
+        f"the session checkpoints {path} are damaged ({exc}); move the file aside to start afresh "
+        "(your session list and saved answers are in sessions.sqlite, which is separate)"
+    )

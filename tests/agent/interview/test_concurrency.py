@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -160,3 +162,31 @@ def test_one_session_has_one_driver_and_a_take_over_loses_no_acknowledged_answer
             if live is not None and live.proc.poll() is None:
                 live.proc.kill()
     assert saved_answers(tmp_path, session_id) == written
+
+
+OPEN_AT = """
+import asyncio, sys, time
+from common.settings import load_settings
+from agent.interview.runner import open_checkpointer
+
+async def main() -> None:
+    while time.time() < float(sys.argv[1]):  # every process opens at the same instant
+        time.sleep(0.001)
+    async with open_checkpointer(load_settings()):
+        await asyncio.sleep(0.05)
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.parametrize("round_", range(4))
+def test_sessions_starting_together_on_a_fresh_home_all_open_their_checkpoints(tmp_path, round_):
+    """Switching a new checkpoints file to WAL fails at once, not after the busy wait, when another
+    process does it too: one of three sessions started together used to stop with "damaged"."""
+    start = time.time() + 3  # after the imports of every process
+    procs = [
+        subprocess.Popen([sys.executable, "-c", OPEN_AT, str(start)], stderr=subprocess.PIPE, env=cli_env(tmp_path))
+        for _ in range(3)
+    ]
+    errors = [p.communicate(timeout=120)[1].decode() for p in procs]
+    assert [p.returncode for p in procs] == [0, 0, 0], errors
