@@ -20,6 +20,7 @@ import numpy as np
 import yaml
 
 from agent.brains.brain import Brain
+from agent.brains.request import WriteRequest
 from agent.brains.wording import respond
 from agent.interview.graph import next_decision
 from agent.interview.policy import Limits, stalls_after
@@ -221,7 +222,7 @@ async def _replay_turn(
     if decision.action == "move_on":
         return decision, None, _spent(progress)
     refs = retriever.references(question.id, judged_text(reply))
-    text = await brain.write(question, decision, assessment, refs, lang, progress.follow_ups)
+    text = await brain.write(WriteRequest(question, decision, assessment, tuple(refs), lang, progress.follow_ups))
     target = decision.target or ""
     hints = (*progress.hints, target) if decision.action == "hint" else progress.hints
     return decision, text, _spent(progress, probed=(*progress.probed, target), hints=hints)

@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
+from agent.brains.request import WriteRequest
 from agent.brains.wording import phrase
 from agent.judge.meaning import MeaningJudge
 from agent.judge.scoring import RubricScorer
-from agent.state import Assessment, BrainMemory, Decision, Reference
+from agent.state import Assessment, BrainMemory
 from knowledge.models import Question
 
 TokenSink = Callable[[str], None]
@@ -27,15 +28,10 @@ class Brain(Protocol):
 
     async def write(
         self,
-        question: Question,
-        decision: Decision,
-        assessment: Assessment,
-        references: list[Reference],
-        lang: str,
-        turn_number: int,
+        request: WriteRequest,
         on_token: TokenSink | None = None,
     ) -> str:
-        """The follow-up or hint for the decision's target; streamed through `on_token` if it can."""
+        """The follow-up or hint for the request's decision; streamed through `on_token` if it can."""
         ...
 
     def remember(self) -> BrainMemory | None:
@@ -64,15 +60,10 @@ class OfflineBrain:
 
     async def write(
         self,
-        question: Question,
-        decision: Decision,
-        assessment: Assessment,
-        references: list[Reference],
-        lang: str,
-        turn_number: int,
+        request: WriteRequest,
         on_token: TokenSink | None = None,
     ) -> str:
-        return phrase(question, decision, assessment, references, lang, turn_number)
+        return phrase(request)
 
     def remember(self) -> None:
         return None

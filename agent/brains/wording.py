@@ -12,6 +12,7 @@ import re
 
 from agent.brains.listening import FILLER, META_LEAD, clarification_for, stems
 from agent.brains.parts import untouched_parts
+from agent.brains.request import WriteRequest
 from agent.prompts import load_yaml
 from agent.state import Assessment, Decision, Flag, Heard, Reference
 from agent.text import CJK_CHAR, WORD, find_cue, normalise
@@ -144,22 +145,15 @@ class Voice:
         return ("" if self.lang == "zh" else " ").join(p for p in pieces if p)
 
 
-def phrase(
-    question: Question,
-    decision: Decision,
-    assessment: Assessment,
-    references: list[Reference],
-    lang: str,
-    turn_number: int,
-) -> str:
-    """The follow-up or hint for the decision's target; `turn_number` is the interviewer's count of
-    lines in the session."""
-    voice = Voice(lang, turn_number)
+def phrase(request: WriteRequest) -> str:
+    """The follow-up or hint for the request's decision."""
+    question, decision, assessment, lang = request.question, request.decision, request.assessment, request.lang
+    voice = Voice(lang, request.turn_number)
     target = decision.target or question.key_points[0].id
     lead = _protest_reply(decision, voice) if decision.heard is Heard.already_said else None
     if decision.action == "hint":
         redirect = _redirect_lead(question, decision, assessment, voice)
-        return voice.join(lead or redirect, _hint(question, target, decision.rung, references, voice))
+        return voice.join(lead or redirect, _hint(question, target, decision.rung, request.references, voice))
     probe = probe_text(question, target, lang)
     if any(hit.misconception == target for hit in assessment.misconceptions):
         quote = _wrong_quote(question, assessment, target)
@@ -229,7 +223,7 @@ def _protest_reply(decision: Decision, voice: Voice) -> str:
     return voice.say("protest_found", quote=decision.said) if decision.said else voice.say("protest_not_found")
 
 
-def _hint(question: Question, target: str, rung: int, references: list[Reference], voice: Voice) -> str:
+def _hint(question: Question, target: str, rung: int, references: tuple[Reference, ...], voice: Voice) -> str:
     """The next rung of the key point's hint ladder; past its written hints, a pointer to our notes."""
     point = question.key_point(target)
     if rung < len(point.hints):
@@ -239,7 +233,7 @@ def _hint(question: Question, target: str, rung: int, references: list[Reference
     return voice.say("hint_from_notes", cue=cue, heading=heading)
 
 
-def _heading_for(references: list[Reference], cues: list[str]) -> str | None:
+def _heading_for(references: tuple[Reference, ...], cues: list[str]) -> str | None:
     """The heading of the reference chunk that talks most about the target's cues."""
     best, best_hits = None, 0
     for ref in references:

@@ -22,6 +22,7 @@ from langgraph.types import Command, interrupt
 from agent.brains.brain import Brain
 from agent.brains.listening import partly_said
 from agent.brains.parts import part_coverage
+from agent.brains.request import WriteRequest
 from agent.brains.wording import claim_quote, probe_text, respond
 from agent.interview.events import Assessed, PartShown, Prompted, QuestionDone, Reply, SessionDone, Streamed, Token
 from agent.interview.policy import Limits, decide, stalls_after
@@ -219,15 +220,8 @@ async def follow_up(state: InterviewState, runtime: Runtime[InterviewContext]) -
     brain = runtime.context.brain
     brain.recall(state.get("brain_memory"))
     spoken = state.get("spoken", 0)
-    text = await brain.write(
-        question,
-        decision,
-        assessment,
-        list(progress.references),
-        state.get("lang", "en"),
-        spoken,
-        on_token=lambda token: _emit(runtime, Token(token)),
-    )
+    request = WriteRequest(question, decision, assessment, tuple(progress.references), state.get("lang", "en"), spoken)
+    text = await brain.write(request, on_token=lambda token: _emit(runtime, Token(token)))
     kind: PromptKind = "hint" if decision.action == "hint" else "follow_up"
     return Command(
         update={

@@ -29,8 +29,9 @@ from agent.brains.brain import OfflineBrain, TokenSink
 from agent.brains.llm.client import LLMFailure, ModelClient, Reply, Usage
 from agent.brains.llm.prompts import assess_messages, follow_up_messages, repair_messages, verdict_schema
 from agent.brains.llm.verify import verified_assessment
+from agent.brains.request import WriteRequest
 from agent.judge.meaning import MeaningJudge
-from agent.state import Assessment, BrainMemory, Decision, LLMVerdict, ModelUse, Reference
+from agent.state import Assessment, BrainMemory, LLMVerdict, ModelUse
 from common.settings import LLMSettings
 from common.terminal import clean_for_display
 from knowledge.models import Question
@@ -179,21 +180,17 @@ class LLMBrain:
 
     async def write(
         self,
-        question: Question,
-        decision: Decision,
-        assessment: Assessment,
-        references: list[Reference],
-        lang: str,
-        turn_number: int,
+        request: WriteRequest,
         on_token: TokenSink | None = None,
     ) -> str:
         session = self._session()
+        assessment = request.assessment
         if assessment != session.last:
             self._new_turn(session)  # a turn with nothing to judge (a hint request, a skip): no call made yet
         offline_only = assessment == session.last and (assessment.brain != self.name or session.calls >= CALLS_PER_TURN)
         text = None
         if not offline_only:
-            messages = follow_up_messages(question, decision, assessment, references, lang, session.exchange)
+            messages = follow_up_messages(request, session.exchange)
             try:
                 reply = await self._call(session, lambda: self.client.stream(messages, on_token))
                 session.carried += reply.usage  # a hint after a follow-up: both are reported with the next answer
@@ -201,7 +198,7 @@ class LLMBrain:
             except LLMFailure as failure:
                 session.carried += failure.usage
         if text is None:
-            text = await self.offline.write(question, decision, assessment, references, lang, turn_number)
+            text = await self.offline.write(request)
         session.exchange.append(("interviewer", text))
         session.last = None
         return text

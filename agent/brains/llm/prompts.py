@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 from string import Template
 
+from agent.brains.request import WriteRequest
 from agent.brains.wording import probe_text
 from agent.prompts import load_text
-from agent.state import Assessment, Decision, Flag, LLMVerdict, Reference
+from agent.state import Assessment, Decision, Flag, LLMVerdict
 from knowledge.chunking import reference_label
 from knowledge.models import Question
 
@@ -66,30 +67,26 @@ def verdict_schema() -> dict:
     return LLMVerdict.model_json_schema()
 
 
-def follow_up_messages(
-    question: Question,
-    decision: Decision,
-    assessment: Assessment,
-    references: list[Reference],
-    lang: str,
-    exchange: list[tuple[str, str]],
-) -> list[Message]:
+def follow_up_messages(request: WriteRequest, exchange: list[tuple[str, str]]) -> list[Message]:
     """`exchange` is the question's conversation so far as (who, text), who being interviewer or candidate."""
+    question, lang = request.question, request.lang
     conversation = [f"Interviewer: {question.prompt.get(lang)}"]
     for who, text in exchange:
         conversation.append(
             f"Interviewer: {text}" if who == "interviewer" else f"Candidate:\n{as_data(text[:CONVERSATION_CHARS])}"
         )
     notes = (
-        "\n\n".join(f"[{reference_label(r.source, r.heading)}]\n{r.text[:REFERENCE_CHARS]}" for r in references[:3])
+        "\n\n".join(
+            f"[{reference_label(r.source, r.heading)}]\n{r.text[:REFERENCE_CHARS]}" for r in request.references[:3]
+        )
         or "(none)"
     )
-    task, target = _target(question, decision, assessment, lang)
+    task, target = _target(question, request.decision, request.assessment, lang)
     user = _fill(
         "llm_follow_up.md",
         task=task,
         conversation="\n".join(conversation),
-        shown=", ".join(e.key_point for e in assessment.covered) or "none",
+        shown=", ".join(e.key_point for e in request.assessment.covered) or "none",
         target=target,
         references=notes,
         language=LANGUAGES.get(lang, "English"),

@@ -14,6 +14,7 @@ import pytest
 from agent.brains.brain import OfflineBrain
 from agent.brains.llm.brain import LLMBrain
 from agent.brains.llm.doctor import diagnose
+from agent.brains.request import WriteRequest
 from agent.state import Decision
 from common.settings import LLMSettings
 from evals.scripted_provider import DEFAULT_FOLLOW_UP, LLMServer, Reply, failure, text, verdict
@@ -61,8 +62,9 @@ def good_verdict(question, depth: int = 2) -> Reply:
     )
 
 
-def probe_decision(question) -> Decision:
-    return Decision(action="follow_up", target=first_at(question, 3))
+def probe_request(question, assessment, lang: str = "en") -> WriteRequest:
+    """A follow-up on the question's first level-3 point."""
+    return WriteRequest(question, Decision(action="follow_up", target=first_at(question, 3)), assessment, (), lang, 0)
 
 
 # --- assessment --------------------------------------------------------------------------------
@@ -115,7 +117,7 @@ async def test_after_a_repair_the_follow_up_is_phrased_offline(server, question)
     server.script(assess=[text("no json"), good_verdict(question)], follow_up=[text(FOLLOW_UP)])
     brain = brain_for(server)
     assessment = await brain.assess(question, ANSWER, None)
-    line = await brain.write(question, probe_decision(question), assessment, [], "en", 0)
+    line = await brain.write(probe_request(question, assessment))
     assert assessment.brain == "llm"
     assert line != FOLLOW_UP
     assert question.key_point(first_at(question, 3)).probe.en in line
@@ -210,7 +212,7 @@ async def test_a_provider_that_is_down_falls_back_with_the_reason(server, questi
     result = await brain.assess(question, ANSWER, None)
     assert result.brain == "offline"
     assert result.fallback_reason == f"cannot reach {server.url}"
-    line = await brain.write(question, probe_decision(question), result, [], "en", 0)
+    line = await brain.write(probe_request(question, result))
     assert question.key_point(first_at(question, 3)).probe.en in line
 
 
@@ -229,7 +231,7 @@ async def test_the_follow_up_is_streamed_token_by_token(server, question):
     brain = brain_for(server)
     assessment = await brain.assess(question, ANSWER, None)
     tokens: list[str] = []
-    line = await brain.write(question, probe_decision(question), assessment, [], "en", 0, on_token=tokens.append)
+    line = await brain.write(probe_request(question, assessment), on_token=tokens.append)
     assert line == FOLLOW_UP
     assert len(tokens) > 5 and "".join(tokens) == FOLLOW_UP
     request = server.requests[-1]
@@ -245,7 +247,7 @@ async def test_a_cut_stream_falls_back_to_the_offline_phrasing(server, question)
     brain = brain_for(server)
     assessment = await brain.assess(question, ANSWER, None)
     tokens: list[str] = []
-    line = await brain.write(question, probe_decision(question), assessment, [], "en", 0, on_token=tokens.append)
+    line = await brain.write(probe_request(question, assessment), on_token=tokens.append)
     assert line != FOLLOW_UP
     assert question.key_point(first_at(question, 3)).probe.en in line
     assert "".join(tokens) == "You said the "  # what arrived before the cut was shown as it came
@@ -259,7 +261,7 @@ async def test_a_hint_request_without_an_assessment_still_uses_the_model(server,
     server.script(follow_up=[text("Think about what the ratio compares.")])
     fresh = Assessment(question=question.id, depth=0, answer_depth=0)
     line = await brain_for(server).write(
-        question, Decision(action="hint", target=first_at(question, 1)), fresh, [], "en", 0
+        WriteRequest(question, Decision(action="hint", target=first_at(question, 1)), fresh, (), "en", 0)
     )
     assert line == "Think about what the ratio compares."
 
@@ -268,7 +270,7 @@ async def test_a_chinese_session_asks_for_chinese(server, question):
     server.script(assess=[good_verdict(question)], follow_up=[text("那么 advantage 为负的时候呢？")])
     brain = brain_for(server)
     assessment = await brain.assess(question, ANSWER, None)
-    line = await brain.write(question, probe_decision(question), assessment, [], "zh", 0)
+    line = await brain.write(probe_request(question, assessment, "zh"))
     assert line == "那么 advantage 为负的时候呢？"
     assert "Write in Chinese" in server.requests[-1]["messages"][1]["content"]
 

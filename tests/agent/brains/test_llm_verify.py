@@ -11,6 +11,7 @@ import pytest
 from agent.brains.llm.brain import parse_verdict, usable_line
 from agent.brains.llm.prompts import assess_messages
 from agent.brains.llm.verify import QuoteFinder, verified_assessment
+from agent.brains.request import WriteRequest
 from agent.state import Flag, LLMVerdict
 
 ANSWER = (
@@ -193,7 +194,7 @@ def test_both_calls_share_the_system_prefix(question):
     assessment = Assessment(question=question.id, depth=0, answer_depth=0)
     decision = Decision(action="follow_up", target=first_at(question, 1))
     assess = assess_messages(question, "anything", None)
-    follow = follow_up_messages(question, decision, assessment, [], "en", [("candidate", "anything")])
+    follow = follow_up_messages(WriteRequest(question, decision, assessment, (), "en", 0), [("candidate", "anything")])
     assert assess[0] == follow[0]
     assert all(kp.statement in assess[0]["content"] for kp in question.key_points)
 
@@ -207,12 +208,20 @@ def test_a_redirecting_hint_asks_the_model_to_name_the_wrong_claim_first(questio
     hit = MisconceptionHit(misconception=wrong.id, quote=said, correction=wrong.correction)
     assessment = Assessment(question=question.id, depth=0, answer_depth=0, misconceptions=[hit])
     decision = Decision(action="hint", target=first_at(question, 1), challenge=wrong.id)
-    user = follow_up_messages(question, decision, assessment, [], "en", [("candidate", said)])[-1]["content"]
+    user = follow_up_messages(WriteRequest(question, decision, assessment, (), "en", 0), [("candidate", said)])[-1][
+        "content"
+    ]
     assert wrong.statement in user and said in user and wrong.correction not in user
     plain = Decision(action="hint", target=first_at(question, 1))
-    assert wrong.statement not in follow_up_messages(question, plain, assessment, [], "en", [])[-1]["content"]
+    assert (
+        wrong.statement
+        not in follow_up_messages(WriteRequest(question, plain, assessment, (), "en", 0), [])[-1]["content"]
+    )
     adjacent = Assessment(question=question.id, depth=0, answer_depth=0, flags=[Flag.other_concept])
-    assert "neighbouring concept" in follow_up_messages(question, plain, adjacent, [], "en", [])[-1]["content"]
+    assert (
+        "neighbouring concept"
+        in follow_up_messages(WriteRequest(question, plain, adjacent, (), "en", 0), [])[-1]["content"]
+    )
 
 
 def _offline(question, depth: int, *levels: int):
