@@ -23,8 +23,10 @@ from tui_helpers import (
     notes,
     paste,
     probes,
+    review_shown,
     screen_text,
     settle,
+    skip_to_review,
     start,
     type_answer,
     wait_until,
@@ -131,9 +133,7 @@ async def test_two_answers_then_skip_shows_the_review_with_depth_and_model_answe
         await answer(pilot, ZERO_GRAD_ANSWER)
         assert interviewer_turns(interview)[-1].label.startswith("Follow-up")
         assert candidate_texts(interview) == [CLIP_ANSWER, ZERO_GRAD_ANSWER]
-        await pilot.press("f4")
-        await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review")
-        await wait_until(pilot, lambda: app.screen.query(Markdown), "the review's content")
+        await skip_to_review(pilot)
         await settle(pilot)
         review = app.screen
         assert review.question_id == "algo-07"
@@ -204,9 +204,7 @@ async def test_f3_i_dont_know_gets_a_hint_then_moves_on(make_app, bank):
         assert interviewer_turns(screen)[-1].label.startswith("Hint")
         # still stuck after the hint: the interviewer closes the question
         await pilot.press("f3")
-        await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review")
-        await wait_until(pilot, lambda: app.screen.query(Markdown), "the review's content")
-        assert app.screen.query(Markdown).first().source.startswith("# algo-07: depth 0/4")
+        assert (await review_shown(pilot)).startswith("# algo-07: depth 0/4")
 
 
 async def test_f5_repeat_asks_the_same_question_again(make_app, bank):

@@ -13,11 +13,10 @@ from tui_helpers import (
     CLIP_ANSWER,
     SIZE,
     answer,
+    skip_to_review,
     start,
-    wait_until,
 )
 
-from tui.screens.review import ReviewScreen
 from tui.widgets.side_panel import SidePanel
 
 
@@ -61,9 +60,7 @@ async def test_a_hung_provider_costs_a_turn_no_more_than_its_deadline_and_the_of
             assert "Scored offline" in panel and f"no reply within the turn's {deadline:g} s" in panel
             # Not the provider's 60 s x 3 tries: the deadline, then an offline turn (2 s of slack).
             assert took < deadline + offline + 2, f"the turn took {took:.1f} s (offline alone: {offline:.1f} s)"
-            await pilot.press("f4")
-            await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review")
-            await wait_until(pilot, lambda: app.screen.query(Markdown), "the review's content")
+            await skip_to_review(pilot)
             assert "**Scored offline** for" in app.screen.query(Markdown).first().source
     finally:
         hung.close()

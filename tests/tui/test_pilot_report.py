@@ -14,15 +14,13 @@ from tui_helpers import (
     SIZE,
     AgentEvents,
     answer,
+    finish_to_report,
     screen_names,
     settle,
     start,
-    wait_until,
 )
 
 from tui.screens.home import HomeScreen
-from tui.screens.report import ReportScreen
-from tui.screens.review import ReviewScreen
 
 
 async def test_finishing_every_question_shows_the_report_and_exports_it(make_app, bank, home):
@@ -31,12 +29,7 @@ async def test_finishing_every_question_shows_the_report_and_exports_it(make_app
     async with app.run_test(size=SIZE, message_hook=hook) as pilot:
         await start(pilot)
         await answer(pilot, CLIP_ANSWER)
-        await pilot.press("f4")
-        # the last question's review comes first; closing it shows the report beneath
-        await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen), "the last question's review")
-        await pilot.press("escape")
-        await wait_until(pilot, lambda: isinstance(app.screen, ReportScreen), "the report")
-        await wait_until(pilot, lambda: app.screen.report is not None, "the report's content")
+        await finish_to_report(pilot)
         await settle(pilot)
         report = app.screen
         depth = hook.last("assessment").depth
@@ -79,12 +72,7 @@ async def test_home_summarises_a_finished_session_without_a_manual_export(make_a
     async with app.run_test(size=SIZE) as pilot:
         await start(pilot)
         await answer(pilot, CLIP_ANSWER)
-        await pilot.press("f4")
-        # the last question's review comes first; closing it shows the report beneath
-        await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen), "the last question's review")
-        await pilot.press("escape")
-        await wait_until(pilot, lambda: isinstance(app.screen, ReportScreen), "the report")
-        await wait_until(pilot, lambda: app.screen.report is not None, "the report's content")
+        await finish_to_report(pilot)
         await pilot.press("escape")
         await settle(pilot)
         assert isinstance(app.screen, HomeScreen)
@@ -97,12 +85,7 @@ async def test_markdown_export_of_a_chinese_session_is_in_chinese(make_app, bank
     app = make_app(["infra-01"], lang="zh")
     async with app.run_test(size=SIZE) as pilot:
         await start(pilot)
-        await pilot.press("f4")
-        # the last question's review comes first; closing it shows the report beneath
-        await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen), "the last question's review")
-        await pilot.press("escape")
-        await wait_until(pilot, lambda: isinstance(app.screen, ReportScreen), "the report")
-        await wait_until(pilot, lambda: app.screen.report is not None, "the report's content")
+        await finish_to_report(pilot)
         await pilot.press("m")
         await settle(pilot)
     markdown = (home / "reports" / "tui-0001.md").read_text(encoding="utf-8")

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Markdown, TextArea
-from tui_helpers import answer, make_sessions, settle, start, wait_loaded, wait_until
+from textual.widgets import TextArea
+from tui_helpers import answer, make_sessions, settle, skip_to_review, start, wait_loaded, wait_until
 
 import agent.interview.sessions
 from tui.screens.confirm import ConfirmScreen
@@ -54,9 +54,7 @@ async def to_interview(pilot: Pilot) -> None:
 async def to_review(pilot: Pilot) -> None:
     await start(pilot)
     await answer(pilot, CLIP_ANSWER)
-    await pilot.press("f4")
-    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ReviewScreen), "the review")
-    await wait_until(pilot, lambda: pilot.app.screen.query(Markdown), "the review's content")
+    await skip_to_review(pilot)
     await still(pilot)
 
 

@@ -7,12 +7,14 @@ from collections.abc import Callable
 
 from textual import events
 from textual.pilot import Pilot
-from textual.widgets import TextArea
+from textual.widgets import Markdown, TextArea
 
 from agent.planning import PlanRequest
 from agent.state import CandidateAction
 from knowledge.models import Question
 from tui.messages import AgentMessage
+from tui.screens.report import ReportScreen
+from tui.screens.review import ReviewScreen
 from tui.widgets.transcript import CandidateTurn, InterviewerTurn
 
 WAIT_S = 15.0
@@ -168,3 +170,24 @@ async def make_sessions(services) -> None:
     unfinished = services.interview("tui-0002")
     async for _ in unfinished.start(PlanRequest(ids=["infra-01", "algo-07"]), "en", 3):
         pass
+
+
+async def skip_to_review(pilot: Pilot) -> str:
+    """F4 on the interview; return the Markdown of the question's review once it is on screen."""
+    await pilot.press("f4")
+    return await review_shown(pilot)
+
+
+async def review_shown(pilot: Pilot) -> str:
+    """The Markdown of the question's review, once it is on screen."""
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ReviewScreen), "the review")
+    await wait_until(pilot, lambda: pilot.app.screen.query(Markdown), "the review's content")
+    return pilot.app.screen.query(Markdown).first().source
+
+
+async def finish_to_report(pilot: Pilot) -> None:
+    """F4 on the last question: its review comes first, and closing it shows the report beneath."""
+    await skip_to_review(pilot)
+    await pilot.press("escape")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ReportScreen), "the report")
+    await wait_until(pilot, lambda: pilot.app.screen.report is not None, "the report's content")
