@@ -49,6 +49,20 @@ async def started(svc):
     return interview
 
 
+async def ended_with_a_kill_in(svc, monkeypatch, owner: object, name: str) -> str:
+    """Start a one-question session and end it, the process dying in `owner.name`; its id."""
+    interview = await started(svc)
+
+    def die(*args):
+        raise Killed
+
+    monkeypatch.setattr(owner, name, die)
+    with pytest.raises(Killed):
+        await collect(interview.submit(CandidateAction.skip))
+    monkeypatch.undo()
+    return interview.session_id
+
+
 def report_files(settings, session_id: str):
     return [settings.reports_dir / f"{session_id}.{ext}" for ext in ("md", "json")]
 
@@ -126,16 +140,7 @@ async def test_killed_after_the_final_checkpoint_but_before_the_index_knew_the_n
     settings, notes_retriever, monkeypatch
 ):
     async with services(settings, notes_retriever) as svc:
-        interview = await started(svc)
-
-        def finish(*args):
-            raise Killed
-
-        monkeypatch.setattr(svc.index, "finish", finish)
-        with pytest.raises(Killed):
-            await collect(interview.submit(CandidateAction.skip))
-        session_id = interview.session_id
-        monkeypatch.undo()
+        session_id = await ended_with_a_kill_in(svc, monkeypatch, svc.index, "finish")
     assert (await saved_state(settings, session_id))["status"] == "finished"
     assert not any(path.exists() for path in report_files(settings, session_id))
 
@@ -153,16 +158,7 @@ async def test_killed_between_the_end_and_the_export_the_next_sessions_listing_w
     import agent.interview.runner
 
     async with services(settings, notes_retriever) as svc:
-        interview = await started(svc)
-
-        def export(*args):
-            raise Killed
-
-        monkeypatch.setattr(agent.interview.runner, "export_report", export)
-        with pytest.raises(Killed):
-            await collect(interview.submit(CandidateAction.skip))
-        session_id = interview.session_id
-        monkeypatch.undo()
+        session_id = await ended_with_a_kill_in(svc, monkeypatch, agent.interview.runner, "export_report")
         assert svc.index.get(session_id).status == "finished"
     assert not any(path.exists() for path in report_files(settings, session_id))
 
