@@ -34,7 +34,7 @@ def test_a_session_records_exactly_the_answers_the_persona_gave():
 class ParrotBrain(OfflineBrain):
     """Judges like the offline brain, but every line is the same and quotes words nobody said."""
 
-    async def write(self, question, decision, assessment, references, lang, turn_number, on_token=None) -> str:
+    async def write(self, request, on_token=None) -> str:
         return "You said “words nobody said at all”. Go on?"
 
 
