@@ -149,7 +149,9 @@ def explains(sentence: str) -> bool:
 GRADER_INSTRUCTION = re.compile(
     r"ignore (all |any |the )?(previous|prior|above|earlier|preceding|your) (instructions|prompts?|rules|guidelines)|"
     r"disregard (all |any |the )?(previous|prior|above|your)|"
-    r"\b(give|award|assign|rate|score|mark|grade)s? (this|me|my|the|it)\b.{0,30}\b(4|four|full|max|maximum|top|perfect|highest|10|100)\b|"
+    # "the" only with a word for the answer: "gives the highest probability to the data" is content
+    r"\b(give|award|assign|rate|score|mark|grade)s? (this|me|my|it|the (answer|candidate|response))\b.{0,30}"
+    r"\b(4|four|full|max|maximum|top|perfect|highest|10|100)\b|"
     r"\b(4|four|full|max|maximum|top|perfect|highest)\s*(/\s*4\s*)?(points|marks|score|depth)\b.{0,20}\b(please|for this|for me)|"
     r"\b(you are|you're|act as|pretend to be) (now )?(a |an |the )?(lenient |generous )?(grader|evaluator|judge|scorer)|"
     r"\b(note|message|instruction)s? (to|for) (the |any )?(automated |ai )?(grader|evaluator|scorer|judge|ai|model|llm|assessor|(grading|scoring) (system|model))|"

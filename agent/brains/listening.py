@@ -63,7 +63,7 @@ CLARIFY = re.compile(
     r"你是说|你指的是|是指|指的是|问的是|要不要考虑|需不要|是不是指|还是.{0,20}[？?]\s*$|考虑.{0,20}还是",
     _I,
 )
-QUESTION_END = re.compile(r"[?？]\s*$|[吗呢][。.]?\s*$")
+QUESTION_END = re.compile(r"[?？][\s.…]*$|[吗呢][。.]?\s*$")
 CAUSAL = re.compile(
     r"\b(because|since|so that|therefore|thus|hence|which means)\b|^\s*(so|then)\b|因为|所以|因此|从而|导致", re.I
 )
@@ -76,6 +76,7 @@ TENTATIVE = re.compile(
 """So is a question that hedges the candidate's own claim ("I guess the student samples itself?"):
 a clarifying question asks about the question, not about what the candidate believes."""
 ASK_BACK_WORDS = 25
+ASK_BACK_MOST = 60
 FILLER = re.compile(
     r"^\s*(?:(?:yeah|yes|ok(?:ay)?|so|well|hmm+|um+|uh+|sure|right|alright|good question|great question|"
     r"thanks|thank you|honestly|basically|i mean)(?:[\s,.!…:;—]+|\s*-+\s+|$))+|"
@@ -154,18 +155,25 @@ def hear(text: str, question: Question | None = None) -> Reply:
         return Reply(Heard.move_on, content if size(content) >= 6 else "")
     if short and WAIT.search(text) and size(content) < 3:
         return Reply(Heard.wait, "")
-    if (
-        size(text) <= ASK_BACK_WORDS
-        and QUESTION_END.search(text.strip())
-        and not explains_much(content)
-        and (
-            CLARIFY.search(text)
-            or not (CAUSAL.search(text) or TENTATIVE.search(text))
-            or (question is not None and clarification_for(question, text) is not None)
-        )
-    ):
+    if _asks_back(text, content, question):
         return Reply(Heard.clarify, "")
     return Reply(None, content)
+
+
+def _asks_back(text: str, content: str, question: Question | None) -> bool:
+    """A clarifying question: a short question back without a reason of the candidate's own in it,
+    or one the bank answers; or a longer one whose every sentence is a question, asking which
+    reading is meant ("Before I answer: do you mean ..., or ...? And token-level or sequence-level?")."""
+    if not QUESTION_END.search(text.strip()) or explains_much(content):
+        return False
+    if size(text) > ASK_BACK_WORDS:
+        every_one_a_question = all(QUESTION_END.search(s) for s in sentences(text))
+        return size(text) <= ASK_BACK_MOST and every_one_a_question and bool(CLARIFY.search(text))
+    return bool(
+        CLARIFY.search(text)
+        or not (CAUSAL.search(text) or TENTATIVE.search(text))
+        or (question is not None and clarification_for(question, text) is not None)
+    )
 
 
 def _opening(text: str) -> str:
@@ -309,13 +317,19 @@ def recall(question: Question, target: str, turns: list[Turn]) -> Evidence | Non
 # --- clarifications ----------------------------------------------------------------------------
 
 CLARIFY_WORDS = 2
+ASKING_WORDS = frozenset(
+    "还是 是说 你是 说的 是指 指的 的是 是不 不是 那种 这种 哪种 哪个 是哪 什么 里的 层面 面的 一下 具体 "
+    "mean should assum want model train".split()
+)
+"""Stems of how a question back is asked, not of what it is about: "你是说 A 还是 B？" shares 是说 and 还是
+with every "是说 C 还是 D？" entry. (The most frequent stems of the bank's clarifications, read off.)"""
 
 
 def clarification_for(question: Question, text: str) -> Clarification | None:
     """The bank's answer to the question the candidate asked back, if one fits: it shares two words
-    with the candidate's question beyond the prompt's own, or most of a short one."""
+    with the candidate's question beyond the prompt's own and the asking words, or most of a short one."""
     asked = stems(text)
-    prompt = stems(f"{question.prompt.en} {question.prompt.zh}")
+    prompt = stems(f"{question.prompt.en} {question.prompt.zh}") | ASKING_WORDS
 
     def fit(entry: Clarification) -> tuple[int, int]:
         shared = asked & stems(f"{entry.asks.en} {entry.asks.zh}")

@@ -9,6 +9,7 @@ lines in a row never open the same way.
 from __future__ import annotations
 
 import re
+from string import Formatter
 
 from agent.brains.listening import FILLER, META_LEAD, clarification_for, stems
 from agent.brains.parts import untouched_parts
@@ -50,9 +51,25 @@ def _cut(text: str, limit: int) -> str:
         space = max(head.rfind(" "), max((head.rfind(p) for p in "，。；、"), default=-1) + 1)
         if space > limit // 2:
             head = head[:space]
+    opened = _unclosed_bracket(head)
+    if opened > limit // 2:  # "... (that's the…" reads as cut mid-aside: end before the aside
+        head = head[:opened]
     return head.rstrip(" ,;:，；：、") + "…"
 
 
+def _unclosed_bracket(text: str) -> int:
+    """Where the last bracket still open at the end of `text` starts (-1: none)."""
+    opened: list[int] = []
+    for i, ch in enumerate(text):
+        if ch in "([{（":
+            opened.append(i)
+        elif ch in ")]}）" and opened:
+            opened.pop()
+    return opened[-1] if opened else -1
+
+
+LEADING_JOIN = re.compile(r"^(?:(?:and|or|but|so|then|while|which)\s+|(?:而且|或者|并且|然后|以及)\s*)", re.I)
+"""A clause cut at a comma may open with the word that joined it: the quote starts after it."""
 DANGLING = re.compile(r"\b(the|a|an|of|to|and|or|with|for|in|on|by|from|that|is|are)$", re.I)
 """A clause ending in one of these was cut mid-thought (by the sentence splitter or the writer)."""
 
@@ -68,7 +85,7 @@ def claim_quote(sentence: str, cues: list[str] | None = None, claim: str = "", l
             if not lead or not lead.group(0):
                 break
             piece = piece[lead.end() :]
-        piece = piece.strip(" ,;:，；：、.。")
+        piece = LEADING_JOIN.sub("", piece.strip(" ,;:，；：、.。"))
         if carries_content(piece) and not DANGLING.search(piece):
             clauses.append(piece)
     if not clauses:
@@ -129,6 +146,15 @@ def _related_key_point(question: Question, text: str) -> KeyPoint:
     return min(question.key_points, key=lambda k: k.level)
 
 
+def _latin_meets_chinese(left: str, right: str) -> bool:
+    """A Latin letter or digit on one side of the seam, a Chinese character on the other."""
+    a, b = left[-1:], right[:1]
+    return bool(a and b) and (
+        (CJK_CHAR.match(a) is not None and b.isascii() and b.isalnum())
+        or (a.isascii() and a.isalnum() and CJK_CHAR.match(b) is not None)
+    )
+
+
 class Voice:
     """The templates of one language, each kind's variant picked by the line's number."""
 
@@ -138,8 +164,17 @@ class Voice:
         self.number = number
 
     def say(self, kind: str, **values: str) -> str:
-        variants = self.phrases[kind]
-        return variants[self.number % len(variants)].format(**values)
+        template = self.phrases[kind][self.number % len(self.phrases[kind])]
+        if self.lang != "zh":
+            return template.format(**values)
+        # A space where a Latin word set into the template meets its Chinese ("讲讲 PPO 的", not
+        # "讲讲PPO的"); the values themselves are left as they are, so a quote stays exact.
+        line = ""
+        for text, name, _, _ in Formatter().parse(template):
+            line += (" " if _latin_meets_chinese(line, text) else "") + text
+            if name is not None:
+                line += (" " if _latin_meets_chinese(line, values[name]) else "") + values[name]
+        return line
 
     def join(self, *pieces: str | None) -> str:
         return ("" if self.lang == "zh" else " ").join(p for p in pieces if p)
@@ -181,7 +216,8 @@ def phrase(request: WriteRequest) -> str:
             part = part_name(question.part(point.part), lang)
             body = voice.say("part_further" if named else "new_part", part=part, probe=probe)
         else:
-            body = voice.say("deeper", probe=probe)
+            body = voice.say("deeper" if covered else "narrower", probe=probe)
+        return voice.join(lead or _acknowledge(question, assessment, voice, besides=said), body)
     return voice.join(lead or _acknowledge(question, assessment, voice), body)
 
 
@@ -205,17 +241,26 @@ def _redirect_lead(question: Question, decision: Decision, assessment: Assessmen
     return None
 
 
-def _acknowledge(question: Question, assessment: Assessment, voice: Voice) -> str | None:
+AFFIRM_STRENGTH = 0.95
+"""A credit this sure is acknowledged as right; a weaker one (a cue phrase the judge by meaning did
+not confirm, a borderline reading) is only acknowledged as heard: the judge credits the right terms
+in some wrong claims, and an interviewer who calls those correct teaches the candidate an error."""
+
+
+def _acknowledge(question: Question, assessment: Assessment, voice: Voice, besides: str | None = None) -> str | None:
     """What the answer got right, in the candidate's words when a clause of theirs carries it (a
-    list of terms is acknowledged, not quoted)."""
+    list of terms is acknowledged, not quoted; the clause `besides` is quoted elsewhere in the line)."""
     fresh = [e for e in assessment.covered if e.key_point in assessment.new]
     if not fresh:
         return None
-    best = max(fresh, key=lambda e: e.level)
+    best = max(fresh, key=lambda e: (e.level, e.strength or 0))
     point = question.key_point(best.key_point)
     listed = Flag.keyword_list in assessment.flags
     quote = None if listed else claim_quote(best.quote, point.cues.all(), point.statement)
-    return voice.say("acknowledge_quote", quote=quote) if quote else voice.say("acknowledge")
+    sure = (best.strength or 0) >= AFFIRM_STRENGTH
+    if quote and quote != besides:
+        return voice.say("acknowledge_quote" if sure else "acknowledge_heard", quote=quote)
+    return voice.say("acknowledge") if sure else None
 
 
 def _protest_reply(decision: Decision, voice: Voice) -> str:

@@ -94,6 +94,7 @@ def test_the_judged_content_keeps_a_wrapped_sentence_whole():
         "You need a scorer: unit tests for code, an exact-match checker for math.",
         "这里最大的问题是模型会学会讨好打分者，比如越写越长。",
         "所以要定期用新数据更新打分模型。",
+        "Picking the model that gives the highest probability to the data you saw.",  # MLE, in plain words
     ],
 )
 def test_talk_about_judges_and_scoring_models_is_content_not_an_instruction(sentence):

@@ -36,6 +36,12 @@ PROTEST = "I just said it: H(p) of the data does not depend on the model paramet
         ("Do you mean with or without the KL term?", Heard.clarify),
         ("Which direction of KL do you mean?", Heard.clarify),
         ("你是说离散分布还是连续分布？", Heard.clarify),
+        ("你是说 token 级别还是 sequence 级别？……", Heard.clarify),
+        (
+            "Before I answer: do you mean the KL to the frozen reference model, or the KL between the old and "
+            "the new policy? And should I talk about it token-level or sequence-level?",
+            Heard.clarify,
+        ),
     ],
 )
 def test_requests_in_words_are_heard_in_both_languages(text, heard):
@@ -84,6 +90,13 @@ def test_a_clarifying_question_finds_the_bank_s_answer(bank):
     assert clarification_for(question, "Which direction of KL do you mean?") == direction
     assert clarification_for(question, "KL 指的是哪个方向？") == direction
     assert clarification_for(question, "Is the weather nice today?") is None
+
+
+def test_a_question_back_is_not_matched_by_how_it_is_asked(bank):
+    """ "你是说 A 还是 B？" shares 是说 and 还是 with every entry asked that way; that is no answer to it."""
+    asked = "你是说数学那种 verifier 被钻空子，还是代码的 unit test 被钻空子？"
+    assert any("是说" in c.asks.zh and "还是" in c.asks.zh for c in bank["algo-03"].clarifications)
+    assert clarification_for(bank["algo-03"], asked) is None
 
 
 def test_what_was_already_said_toward_a_probe_is_found_by_its_words(bank):

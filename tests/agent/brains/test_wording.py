@@ -1,0 +1,110 @@
+"""The offline interviewer's voice (agent.brains.wording): what it affirms, what it quotes, how it opens."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import pytest
+
+from agent.brains.request import WriteRequest
+from agent.brains.wording import claim_quote, opening, phrase
+from agent.prompts import load_yaml
+from agent.state import Assessment, Decision, Evidence
+
+PHRASES = load_yaml("offline_wording.yaml")
+CLIP = "PPO clips the probability ratio between the new and the old policy to one plus or minus epsilon"
+
+
+def said_as(line: str, lang: str, kind: str) -> bool:
+    """The line opens with one of the kind's variants (its text up to the first placeholder)."""
+    return any(line.startswith(variant.split("{")[0]) for variant in PHRASES[lang][kind])
+
+
+def line_after(question, evidence: list[Evidence], target: str, said: str | None = None, lang: str = "en") -> str:
+    """The follow-up on `target` after an answer that showed `evidence` (all of it new)."""
+    assessment = Assessment(
+        question=question.id,
+        depth=1 if evidence else 0,
+        answer_depth=1 if evidence else 0,
+        covered=evidence,
+        new=[e.key_point for e in evidence],
+    )
+    decision = Decision(action="follow_up", target=target, said=said)
+    return phrase(WriteRequest(question, decision, assessment, (), lang, 0))
+
+
+def clip_credit(strength: float | None) -> Evidence:
+    return Evidence(key_point="clip-the-ratio", level=1, quote=CLIP + ".", how="cue", strength=strength)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_no_two_variants_of_any_kind_open_alike(lang):
+    """The variant is chosen by the line count, so this is what keeps two lines in a row apart."""
+    # A kind's `_unquoted` twin is the same move: its i-th variant opens as the kind's i-th.
+    variants = [
+        (kind.removesuffix("_unquoted"), i, text)
+        for kind, texts in PHRASES[lang].items()
+        for i, text in enumerate(texts)
+    ]
+    clashes = [
+        (a, b)
+        for (family_a, i, a), (family_b, j, b) in itertools.combinations(variants, 2)
+        if opening(a) == opening(b) and (family_a, i) != (family_b, j)
+    ]
+    assert clashes == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_sure_credit_is_affirmed_and_a_weak_one_only_heard(bank, lang):
+    """The judge credits the right terms inside some wrong claims, through a cue phrase its reading
+    did not confirm: calling those "correct" would teach the candidate an error."""
+    question = bank["algo-07"]
+    sure = line_after(question, [clip_credit(0.99)], "zero-gradient-cases", lang=lang)
+    weak = line_after(question, [clip_credit(0.7)], "zero-gradient-cases", lang=lang)
+    unread = line_after(question, [clip_credit(None)], "zero-gradient-cases", lang=lang)
+    assert said_as(sure, lang, "acknowledge_quote"), sure
+    for line in (weak, unread):
+        assert said_as(line, lang, "acknowledge_heard"), line
+        assert "probability ratio" in line  # still heard, in the candidate's words
+
+
+def test_the_clause_a_follow_up_builds_on_is_not_also_quoted_as_praise(bank):
+    question = bank["algo-07"]
+    said = claim_quote(CLIP, question.key_point("clip-the-ratio").cues.all())
+    assert said
+    line = line_after(question, [clip_credit(0.99)], "zero-gradient-cases", said=said)
+    assert line.count(said) == 1, line
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_after_an_answer_that_showed_nothing_the_follow_up_does_not_go_deeper(bank, lang):
+    question = bank["algo-02"]  # one part: a follow-up stays in it
+    assert len(question.parts) <= 1
+    target = min(question.key_points, key=lambda kp: kp.level).id
+    for number in range(4):  # every variant of the line
+        assessment = Assessment(question=question.id, depth=0, answer_depth=0)
+        line = phrase(WriteRequest(question, Decision(action="follow_up", target=target), assessment, (), lang, number))
+        assert said_as(line, lang, "narrower"), line
+
+
+def test_a_quote_never_ends_inside_an_aside_or_opens_on_a_joining_word():
+    aside = (
+        "The weights are pushed to the engine after every step over NCCL broadcast from rank zero "
+        "(that's the usual way when the trainer and engine are on separate GPUs and nodes)"
+    )
+    quote = claim_quote(aside)
+    assert quote and "(" not in quote and quote.endswith("…"), quote
+    quote = claim_quote("Weights go over NCCL between nodes, or via CUDA IPC handles when colocated on one node")
+    assert quote and not quote.lower().startswith(("or ", "and ")), quote
+
+
+def test_a_latin_word_set_into_chinese_gets_a_space_and_a_quote_stays_exact():
+    from agent.brains.wording import Voice
+
+    for number in range(4):  # every variant: the part sits after and before Chinese words
+        line = Voice("zh", number).say("new_part", part="CISPO 和 PPO", probe="为什么？")
+        assert "CISPO 和 PPO" in line
+        assert not re.search(r"[\u4e00-\u9fff]CISPO|PPO[\u4e00-\u9fff]", line), line
+    quoted = Voice("zh", 0).say("acknowledge_quote", quote="clip住ratio")
+    assert "“clip住ratio”" in quoted
