@@ -17,7 +17,7 @@ def untouched_parts(question: Question, covered: Collection[str], attended: Coll
     for part in question.parts:
         points = question.points_of(part.id)
         floor = min(2, max(kp.level for kp in points))
-        if not any(kp.id in attended or (kp.id in covered and kp.level >= floor) for kp in points):
+        if not any((kp.id in attended or kp.id in covered) and kp.level >= floor for kp in points):
             out.append(part)
     return out
 

@@ -54,15 +54,17 @@ def next_probe(
     def first(points: list[KeyPoint]) -> str | None:
         return min(points, key=lambda kp: (kp.id in partly, kp.level)).id if points else None
 
+    # Expert points only once levels 1-3 are shown, on an untouched part too ("how big is the
+    # effect?" to a candidate who has shown nothing is no question); with nothing left below, the
+    # depth is known.
+    askable = missing if assessment.depth >= 3 else [kp for kp in missing if kp.level < 4]
     covered = {e.key_point for e in assessment.covered}
     for part in untouched_parts(question, covered, partly):
-        target = first([kp for kp in missing if kp.part == part.id])
+        target = first([kp for kp in askable if kp.part == part.id])
         if target:
             return target
-    below_expert = [kp for kp in missing if kp.level < 4]
     if assessment.depth < 3:
-        # Expert probes only once levels 1-3 are shown; with nothing left below, the depth is known.
-        return first(below_expert)
+        return first(askable)
     expert_point = first([kp for kp in missing if kp.level >= 4])
     if expert_point:
         return expert_point

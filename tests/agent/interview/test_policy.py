@@ -203,7 +203,8 @@ def test_untouched_parts_come_before_depth(question):
     open_parts = [p.id for p in untouched_parts(question, set(shown))]
     assert open_parts[0] == question.parts[0].id
     probed, seen = [], []
-    for _ in range(sum(1 for kp in question.key_points if kp.part in open_parts and kp.id not in shown)):
+    # Below expert level: at depth 1 a level-4 point is not asked, even on an untouched part.
+    for _ in range(sum(1 for kp in question.key_points if kp.part in open_parts and kp.id not in shown and kp.level < 4)):
         decision = decide_at(
             question, state, CandidateAction.answer, progress(follow_ups=len(probed), max_follow_ups=9, probed=probed)
         )
@@ -216,6 +217,37 @@ def test_untouched_parts_come_before_depth(question):
     answered = shown + [kp.id for kp in question.points_of(question.parts[0].id)]
     later = decide_at(question, assessment_for(question, answered, 2), CandidateAction.answer, progress())
     assert question.key_point(later.target).part == question.parts[1].id
+
+
+@pytest.mark.parametrize("qid", BANK_IDS)
+def test_no_expert_point_below_depth_3_even_on_an_untouched_part(bank, qid):
+    """infra-12, a troll's reply at depth 0: its first part's entry point already asked, the part's
+    other point is level 4 ("how big is the effect in practice?"), which is no question for a
+    candidate who has shown nothing."""
+    question = bank[qid]
+    for depth in (0, 1, 2):
+        probed: list[str] = []
+        state = assessment_for(question, [], depth)
+        decision = decide_at(question, state, CandidateAction.answer, progress(max_follow_ups=99))
+        while decision.action == "follow_up":
+            assert question.key_point(decision.target).level < 4, (depth, decision.target)
+            probed.append(decision.target)
+            decision = decide_at(question, state, CandidateAction.answer, progress(probed=probed, max_follow_ups=99))
+        assert {kp.id for kp in question.key_points if kp.level < 4} <= set(probed), "every basic point is asked"
+
+
+def test_naming_a_concept_does_not_answer_a_part_that_asks_more(bank):
+    """infra-05, "continuous batching 就是动态组 batch" said toward its definition (level 1): the part
+    asks what continuous batching breaks in RL, so it is still the one to ask about."""
+    question = bank["infra-05"]
+    first_part = question.parts[0]
+    named = [kp.id for kp in question.points_of(first_part.id) if kp.level == 1]
+    other = [kp.id for kp in question.key_points if kp.part != first_part.id and kp.level == 1]
+    assert named and other, "the bank's infra-05 has changed"
+    state = assessment_for(question, other, 1)
+    decision = decide_at(question, state, CandidateAction.answer, progress(partly=named))
+    assert question.key_point(decision.target).part == first_part.id
+    assert decision.why == f"part {first_part.id} not touched yet"
 
 
 def test_a_partly_said_point_comes_after_the_others(question):
