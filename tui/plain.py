@@ -24,6 +24,7 @@ from agent.interview.events import (
     Token,
 )
 from agent.interview.runner import Interview
+from agent.labels import Labels, labels
 from agent.state import CandidateAction
 from agent.text import clean_for_display
 from common.terminal import terminal_safe_json
@@ -62,10 +63,12 @@ class LineReader:
 
 
 class Renderer:
-    def __init__(self, out: IO[str], jsonl: bool, bank: Bank):
+    def __init__(self, out: IO[str], jsonl: bool, bank: Bank, lang: str = "en"):
         self.out = out
         self.jsonl = jsonl
         self.bank = bank
+        self.say = labels(lang)
+        """The words around the session's content, in the interviewer's language."""
 
     def show(self, event: Event) -> None:
         if isinstance(event, Token):
@@ -78,40 +81,41 @@ class Renderer:
         self.out.flush()
 
     def _text(self, event: Event) -> str:
+        say = self.say
         match event:
             case Prompted(kind="ask"):
                 return f"\n[{event.number}/{event.of} {event.question}] {clean_for_display(event.text)}\n> "
             case Prompted():
                 return f"\n[{event.kind.replace('_', '-')}] {clean_for_display(event.text)}\n> "
             case Recovered():
-                return f"\n(recovered your saved reply to: {clean_for_display(event.prompt.text)[:80]})\n"
+                return f"\n{say('recovered', prompt=clean_for_display(event.prompt.text)[:80])}\n"
             case DraftKept():
-                return (
-                    "(your unsent answer from before, kept; type on to continue it, an empty line sends it)\n"
-                    f"{clean_for_display(event.text)}\n"
-                )
+                return f"{say('draft_kept')}\n{clean_for_display(event.text)}\n"
             case Assessed():
                 flags = f" ({', '.join(event.flags)})" if event.flags else ""
-                offline = f" [scored offline: {event.fallback_reason}]" if event.fallback_reason else ""
-                return f"  depth so far: {event.depth}/4{flags}{offline}\n"
+                offline = (
+                    f" [{say('scored_offline_short', reason=event.fallback_reason)}]" if event.fallback_reason else ""
+                )
+                return f"  {say('depth_so_far', depth=event.depth)}{flags}{offline}\n"
             case QuestionDone():
-                return f"  -> {event.question} done at depth {event.depth}/4\n" + _review(event)
+                return f"  -> {say('question_done', question=event.question, depth=event.depth)}\n" + _review(
+                    event, say
+                )
             case SessionDone():
-                return f"\nSession {event.session_id} {event.status}.\n"
+                return f"\n{say('session_ended', session_id=event.session_id, status=say.status(event.status))}\n"
         return ""
 
 
-def _review(done: QuestionDone) -> str:
+def _review(done: QuestionDone, say: Labels) -> str:
     """The closed question's parts, as far as each was shown, and what was shown only after a hint."""
     lines = []
     if len(done.parts) > 1:
         lines += [
-            f"     {coverage_mark(p.shown, p.of)} {clean_for_display(p.text)} ({p.shown}/{p.of}"
-            + (", with a hint)" if p.hinted else ")")
+            f"     {say.part_line(coverage_mark(p.shown, p.of), clean_for_display(p.text), p.shown, p.of, p.hinted)}"
             for p in done.parts
         ]
     if done.hinted:
-        lines.append(f"     with a hint: {', '.join(done.hinted)}")
+        lines.append(f"     {say('hinted_points', points=', '.join(done.hinted))}")
     return "".join(f"{line}\n" for line in lines)
 
 
@@ -143,8 +147,8 @@ class DrillRenderer(Renderer):
     """The plain front end of a drill: the interview's events, plus `previous_gap` (question,
     key_points) after the first answer on a question that opened on last time's gap."""
 
-    def __init__(self, out: IO[str], jsonl: bool, bank: Bank, gaps: dict[str, list[str]]):
-        super().__init__(out, jsonl, bank)
+    def __init__(self, out: IO[str], jsonl: bool, bank: Bank, gaps: dict[str, list[str]], lang: str = "en"):
+        super().__init__(out, jsonl, bank, lang)
         self.gaps = dict(gaps)
 
     def show(self, event: Event) -> None:
@@ -157,4 +161,4 @@ class DrillRenderer(Renderer):
             return super()._text(event)
         question = self.bank[event.question]
         lines = [f"  - {kp}: {question.key_point(kp).statement}" for kp in event.key_points]
-        return "  last time you had not shown:\n" + "\n".join(lines) + "\n"
+        return f"  {self.say('previous_gap')}\n" + "\n".join(lines) + "\n"

@@ -11,6 +11,7 @@ from pydantic import BaseModel
 
 from agent.brains.parts import part_coverage
 from agent.brains.wording import excerpt
+from agent.labels import Labels, labels
 from agent.state import InterviewState, QuestionSummary, Reference
 from common.terminal import clean_for_display
 from knowledge.bank import Bank
@@ -130,65 +131,72 @@ def _sections(references: list[Reference]) -> list[str]:
 
 
 def to_markdown(report: SessionReport, bank: Bank, lang: str | None = None) -> str:
+    say = labels(lang or report.lang)
     lang = lang or report.lang
-    lines = [f"# Interview report {report.session_id}", "", f"Status: {report.status}", ""]
+    lines = [
+        f"# {say('report_title', session_id=report.session_id)}",
+        "",
+        say("status", status=say.status(report.status)),
+        "",
+    ]
     if report.average_depth is not None:
-        lines += [f"Average depth: {report.average_depth:.2f} / 4", ""]
-    lines += ["| # | question | depth | reason |", "|---|---|---|---|"]
+        lines += [say("average_depth", average=f"{report.average_depth:.2f}"), ""]
+    lines += [say("table_header"), "|---|---|---|---|"]
     for i, q in enumerate(report.questions, 1):
         lines.append(f"| {i} | {q.question} | {q.depth} | {_cell(q.reason)} |")
     if report.topics:
-        lines += ["", "## Topics", ""]
+        lines += ["", f"## {say('topics')}", ""]
         lines += [
             f"- {topic}: {'█' * round(avg * 4)}{'░' * (16 - round(avg * 4))} {avg:.1f}"
             for topic, avg in report.topics.items()
         ]
     for q in report.questions:
         question = bank[q.question]
-        lines += ["", f"## {q.question}: {question.prompt.get(lang)}", "", f"**Depth {q.depth}.** {q.reason}", ""]
+        lines += [
+            "",
+            f"## {q.question}: {question.prompt.get(lang)}",
+            "",
+            say("depth_line", depth=q.depth, reason=q.reason),
+            "",
+        ]
         coverage = part_coverage(question, q.covered)
         if len(coverage) > 1:
-            lines.append("Parts:")
-            lines += [
-                f"- {c.mark} {c.part.get(lang)}: {c.shown} of {c.of} key point{'s' * (c.of != 1)}"
-                + (" (with a hint)" if c.hinted else "")
-                for c in coverage
-            ]
+            lines.append(say.listing("parts"))
+            lines += [f"- {say.part_line(c.mark, c.part.get(lang), c.shown, c.of, c.hinted)}" for c in coverage]
         if q.covered:
-            lines.append("Shown:")
-            lines += [
-                f"- {e.key_point} (level {e.level}{', with a hint' if e.hinted else ''}): “{excerpt(e.quote, 160)}”"
-                for e in q.covered
-            ]
+            lines.append(say.listing("shown"))
+            lines += [f"- {e.key_point} ({say.level(e.level, e.hinted)}): “{excerpt(e.quote, 160)}”" for e in q.covered]
         if q.missed:
-            lines.append("Not shown:")
+            lines.append(say.listing("not_shown"))
             lines += [
-                f"- {kp} (level {question.key_point(kp).level}): {question.key_point(kp).statement}" for kp in q.missed
+                f"- {kp} ({say.level(question.key_point(kp).level)}): {question.key_point(kp).statement}"
+                for kp in q.missed
             ]
         if q.misconceptions:
-            lines.append("Misconceptions:")
+            lines.append(say.listing("misconceptions"))
             lines += [f"- “{excerpt(m.quote, 160)}” → {m.correction}" for m in q.misconceptions]
-        lines += ["", "Model answer:", "", q.model_answer.strip()]
+        lines += ["", say.listing("model_answer"), "", q.model_answer.strip()]
         if q.references:
-            lines += ["", "References:"] + [f"- {r}" for r in _sections(q.references)]
+            lines += ["", say.listing("references")] + [f"- {r}" for r in _sections(q.references)]
     if report.study_next:
-        lines += ["", "## Study next", ""]
+        lines += ["", f"## {say('study_next')}", ""]
         lines += [
-            f"- {s.question} / {s.key_point}: {s.statement} (read: {'; '.join(s.read) or 'the model answer'})"
+            f"- {s.question} / {s.key_point}: {s.statement} "
+            f"({say('read', sections='; '.join(s.read) or say('read_the_model_answer'))})"
             for s in report.study_next
         ]
-    lines += _model_use(report.transcript)
+    lines += _model_use(report.transcript, say)
     return clean_for_display("\n".join(lines)) + "\n"
 
 
-def _model_use(transcript: list[dict[str, Any]]) -> list[str]:
+def _model_use(transcript: list[dict[str, Any]], say: Labels) -> list[str]:
     """With a model configured: its tokens, cost and latency per turn, and the turns scored offline, with why."""
     judged = [(i, row) for i, row in enumerate(transcript, 1) if row["brain"] == "llm" or row["fallback_reason"]]
     if not judged:
         return []
     lines = [
         "",
-        "## Model use",
+        f"## {say('model_use')}",
         "",
         "| turn | question | scored by | tokens in / out | cost | latency |",
         "|---|---|---|---|---|---|",

@@ -99,7 +99,7 @@ async def _plain_session(
     async with open_services(settings) as services:
         for problem in services.bank.problems:
             print(f"left out: {problem}", file=sys.stderr)
-        renderer = Renderer(sys.stdout, jsonl, services.bank)
+        renderer = Renderer(sys.stdout, jsonl, services.bank, lang)
         if resume:
             # A named session that is over (perhaps only just settled, after a kill) says so: session_done.
             row = services.index.latest_unfinished() if resume == LATEST else services.index.get(resume)
@@ -108,6 +108,7 @@ async def _plain_session(
                     f"no {'unfinished session' if resume == LATEST else 'session ' + resume} to resume; "
                     "see: rl-interview sessions"
                 )
+            renderer = Renderer(sys.stdout, jsonl, services.bank, row.lang)  # the session's language, not the flag's
             session = services.interview(row.id)
             first = session.resume(take_over)
         elif drill is not None:
@@ -116,7 +117,7 @@ async def _plain_session(
             from tui.plain import DrillRenderer
 
             planned = plan_drill(services.profile.history(), services.bank, system_clock(), drill)
-            renderer = DrillRenderer(sys.stdout, jsonl, services.bank, planned.gaps())
+            renderer = DrillRenderer(sys.stdout, jsonl, services.bank, planned.gaps(), lang)
             session = services.interview()
             first = session.start(planned.request, lang, planned.max_follow_ups)
         else:

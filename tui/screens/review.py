@@ -12,10 +12,11 @@ from textual.containers import VerticalScroll
 from textual.widgets import Collapsible, Footer, Header, Markdown
 
 from agent.brains.parts import part_coverage
+from agent.labels import labels
 from agent.state import QuestionSummary
 from agent.text import clean_for_display
 from knowledge.chunking import reference_label
-from knowledge.models import DEPTH_NAMES, Question
+from knowledge.models import Question
 from tui.latex import latex_to_unicode
 from tui.screens.base import AppScreen
 
@@ -25,8 +26,10 @@ if TYPE_CHECKING:  # the runner brings LangGraph, which loads off the UI thread 
 
 def review_markdown(summary: QuestionSummary, question: Question, lang: str, offline: Sequence[str] = ()) -> str:
     """`offline`: why the model failed, for each answer to this question that was scored offline instead."""
+    say = labels(lang)
+    depth = summary.depth
     lines = [
-        f"# {question.id}: depth {summary.depth}/4 ({DEPTH_NAMES[summary.depth]})",
+        f"# {say('review_title', question=question.id, depth=depth, name=say.depth_name(depth))}",
         "",
         latex_to_unicode(question.prompt.get(lang)),
         "",
@@ -34,39 +37,35 @@ def review_markdown(summary: QuestionSummary, question: Question, lang: str, off
         "",
     ]
     if offline:
-        reasons = "; ".join(dict.fromkeys(offline))
-        lines += [
-            f"**Scored offline** for {len(offline)} of your answers here, because the model failed: {reasons}.",
-            "",
-        ]
+        lines += [say("scored_offline", count=len(offline), reasons="; ".join(dict.fromkeys(offline))), ""]
     coverage = part_coverage(question, summary.covered)
     if len(coverage) > 1:
-        lines += ["## Parts of the question", ""]
+        lines += [f"## {say('parts_heading')}", ""]
         lines += [
-            f"- {c.mark} {latex_to_unicode(c.part.get(lang))}: {c.shown} of {c.of} key point{'s' * (c.of != 1)}"
-            + (" (with a hint)" if c.hinted else "")
-            for c in coverage
+            f"- {say.part_line(c.mark, latex_to_unicode(c.part.get(lang)), c.shown, c.of, c.hinted)}" for c in coverage
         ]
         lines.append("")
     if summary.covered:
-        lines += ["## What you showed", ""]
+        lines += [f"## {say('shown_heading')}", ""]
         for evidence in summary.covered:
             point = question.key_point(evidence.key_point)
-            hinted = ", with a hint" if evidence.hinted else ""
             lines += [
-                f"- **{point.statement}** (level {point.level}{hinted})",
+                f"- **{point.statement}** ({say.level(point.level, evidence.hinted)})",
                 f"  > {clean_for_display(evidence.quote)}",
             ]
     if summary.missed:
-        lines += ["", "## Not shown yet", ""]
+        lines += ["", f"## {say('not_shown_heading')}", ""]
         lines += [
-            f"- {question.key_point(kp).statement} (level {question.key_point(kp).level})" for kp in summary.missed
+            f"- {question.key_point(kp).statement} ({say.level(question.key_point(kp).level)})" for kp in summary.missed
         ]
     if summary.misconceptions:
-        lines += ["", "## Misconceptions", ""]
+        lines += ["", f"## {say('misconceptions')}", ""]
         for hit in summary.misconceptions:
-            lines += [f"- You said: *{clean_for_display(hit.quote)}*", f"  - **Correction:** {hit.correction}"]
-    lines += ["", "## Model answer", "", latex_to_unicode(summary.model_answer)]
+            lines += [
+                f"- {say('you_said', quote=clean_for_display(hit.quote))}",
+                f"  - {say('correction', correction=hit.correction)}",
+            ]
+    lines += ["", f"## {say('model_answer')}", "", latex_to_unicode(summary.model_answer)]
     return "\n".join(lines)
 
 
@@ -94,9 +93,10 @@ class ReviewScreen(AppScreen):
             for t in state["turns"]
             if t.question == self.question_id and t.assessment and t.assessment.fallback_reason
         ]
-        await body.mount(Markdown(review_markdown(summary, question, state.get("lang", "en"), offline)))
+        lang = state.get("lang", "en")
+        await body.mount(Markdown(review_markdown(summary, question, lang, offline)))
         if summary.references:
-            await body.mount(Markdown("## References"))
+            await body.mount(Markdown(f"## {labels(lang)('references')}"))
             for ref in summary.references:
                 await body.mount(
                     Collapsible(

@@ -178,8 +178,10 @@ async def test_no_two_lines_in_a_row_open_alike(graph_driver, bank):
     assert all(opening(a) != opening(b) for a, b in itertools.pairwise(lines)), lines
 
 
-async def test_the_reviews_show_part_coverage_and_what_came_with_a_hint(graph_driver, bank):
-    """The plain front end's review line, the report and the TUI review all show the parts."""
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_reviews_show_part_coverage_and_what_came_with_a_hint(graph_driver, bank, lang):
+    """The plain front end's review line, the report and the TUI review all show the parts, in the
+    session's language (a Chinese session's report had English headings)."""
     import io
 
     from agent.interview.events import QuestionDone
@@ -188,7 +190,7 @@ async def test_the_reviews_show_part_coverage_and_what_came_with_a_hint(graph_dr
     from tui.screens.review import review_markdown
 
     question = bank["algo-07"]
-    driver = graph_driver(plan=["algo-07"])
+    driver = graph_driver(plan=["algo-07"], lang=lang)
     await driver.start()
     await driver.reply("hint")
     hinted = question.key_point(driver.waiting["target"])
@@ -196,16 +198,28 @@ async def test_the_reviews_show_part_coverage_and_what_came_with_a_hint(graph_dr
     await driver.reply("skip")
     done = next(e for e in driver.streamed if isinstance(e, QuestionDone))
     out = io.StringIO()
-    Renderer(out, jsonl=False, bank=bank).show(done)
+    Renderer(out, jsonl=False, bank=bank, lang=lang).show(done)
     text = out.getvalue()
-    for part in question.parts:
-        assert part.en in text
-    assert f"({1}/{len(question.points_of(hinted.part))}, with a hint)" in text
-    assert f"with a hint: {hinted.id}" in text
+    of = len(question.points_of(hinted.part))
     report = to_markdown(build_report(driver.values, bank), bank)
-    assert "Parts:" in report and f"{hinted.id} (level {hinted.level}, with a hint)" in report
-    review = review_markdown(driver.values["summaries"][0], question, "en")
-    assert "## Parts of the question" in review and "with a hint" in review
+    review = review_markdown(driver.values["summaries"][0], question, lang)
+    for part in question.parts:
+        assert part.get(lang) in text and part.get(lang) in report and part.get(lang) in review
+    if lang == "en":
+        assert f"1 of {of} key point{'s' * (of != 1)} (with a hint)" in text
+        assert f"with a hint: {hinted.id}" in text and "done at depth" in text
+        assert "Parts:" in report and f"{hinted.id} (level {hinted.level}, with a hint)" in report
+        assert "## Parts of the question" in review and "with a hint" in review
+    else:
+        assert f"{of} 个要点中答到 1 个（有提示）" in text
+        assert f"有提示的：{hinted.id}" in text and "结束，深度" in text
+        assert "题目各部分：" in report and f"{hinted.id} (第 {hinted.level} 层，有提示)" in report
+        assert "## 题目各部分" in review and "有提示" in review
+        english = ["Parts", "Shown", "Not shown", "Model answer", "with a hint", "Interview report", "Status", "depth"]
+        for words in english:
+            assert words not in text and words not in review.split("\n", 1)[0], words
+        headings = [line for line in report.splitlines() if line.startswith("#") or line.endswith(("：", ":"))]
+        assert headings and not any(w in h for h in headings for w in english), headings
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -1,0 +1,41 @@
+"""The fixed words around a session's content (headings, field names, statuses) in the session's
+language, from `prompts/labels.yaml`. The content itself (the bank's statements, the candidate's
+words) is shown as it is."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from agent.prompts import load_yaml
+
+
+class Labels:
+    def __init__(self, lang: str) -> None:
+        table = load_yaml("labels.yaml")
+        self._words: dict[str, Any] = table.get(lang) or table["en"]  # an unknown language reads English
+
+    def __call__(self, key: str, **values: Any) -> str:
+        return str(self._words[key]).format(**values)
+
+    def listing(self, key: str) -> str:
+        """A label that opens a list ("Shown:", "答到的：")."""
+        return self(key) + self("colon")
+
+    def depth_name(self, depth: int) -> str:
+        return str(self._words["depth_names"][depth])
+
+    def status(self, status: str) -> str:
+        return str(self._words["statuses"].get(status, status))
+
+    def part_line(self, mark: str, part: str, shown: int, of: int, hinted: bool) -> str:
+        line = self("part_line", mark=mark, part=part, shown=shown, of=of, plural="s" * (of != 1))
+        return line + (self("with_a_hint") if hinted else "")
+
+    def level(self, level: int, hinted: bool = False) -> str:
+        return self("level_with_hint" if hinted else "level", level=level)
+
+
+@cache
+def labels(lang: str) -> Labels:
+    return Labels(lang)

@@ -1,0 +1,33 @@
+"""prompts/labels.yaml: every language says everything, and needs no blank English does not fill."""
+
+from __future__ import annotations
+
+import string
+
+from agent.labels import Labels
+from agent.prompts import load_yaml
+
+
+def _blanks(value: object) -> set[str]:
+    if not isinstance(value, str):
+        return set()
+    return {name for _, name, _, _ in string.Formatter().parse(value) if name}
+
+
+def test_every_language_has_every_label_and_no_blank_of_its_own():
+    table = load_yaml("labels.yaml")
+    english = table["en"]
+    for lang, words in table.items():
+        assert set(words) == set(english), lang
+        for key, value in words.items():
+            # A language may leave a blank unused (Chinese has no plural ending), never add one.
+            assert _blanks(value) <= _blanks(english[key]), (lang, key)
+            assert _blanks(value) >= _blanks(english[key]) - {"plural"}, (lang, key)
+        assert len(words["depth_names"]) == 5 and set(words["statuses"]) == set(english["statuses"]), lang
+
+
+def test_an_unknown_language_reads_english_and_an_unknown_status_is_shown_as_it_is():
+    assert Labels("fr")("topics") == Labels("en")("topics") == "Topics"
+    assert Labels("zh").status("finished") == "已完成"
+    assert Labels("zh").status("archived") == "archived"
+    assert Labels("zh").listing("shown") == "答到的：" and Labels("en").listing("shown") == "Shown:"
