@@ -20,6 +20,15 @@ from tui_helpers import (
 from tui.widgets.side_panel import SidePanel
 
 
+async def offline_turn_seconds(make_app) -> float:
+    """How long one answered turn takes in the TUI on the offline brain, on this machine now."""
+    async with make_app(["algo-07"]).run_test(size=SIZE) as pilot:
+        await start(pilot)
+        started = time.monotonic()
+        await answer(pilot, CLIP_ANSWER)
+        return time.monotonic() - started
+
+
 async def test_a_hung_provider_costs_a_turn_no_more_than_its_deadline_and_the_offline_score_is_marked(make_app):
     """Issue 15: a model server that accepts the connection and never answers. The turn completes
     offline within the turn's deadline plus 2 s, and the candidate is told so (and why) beside the
@@ -42,13 +51,10 @@ async def test_a_hung_provider_costs_a_turn_no_more_than_its_deadline_and_the_of
             turn_deadline_s=deadline,
         )
     )
-    # The same turn on the offline brain, timed on this machine as it is now: on a busy machine an
-    # offline turn in the TUI alone can take seconds, and the bound must hold there too.
-    async with make_app(["algo-07"]).run_test(size=SIZE) as pilot:
-        await start(pilot)
-        started = time.monotonic()
-        await answer(pilot, CLIP_ANSWER)
-        offline = time.monotonic() - started
+    # The same turn on the offline brain, timed on this machine before and after the hung one: on a
+    # busy machine an offline turn in the TUI alone can take seconds, and the load changes from one
+    # moment to the next (once the hung turn took 5.5 s against 3 + 0.4 + 2, timed before it only).
+    offline = await offline_turn_seconds(make_app)
     try:
         app = make_app(["algo-07"], brain=brain)
         async with app.run_test(size=SIZE) as pilot:
@@ -58,9 +64,10 @@ async def test_a_hung_provider_costs_a_turn_no_more_than_its_deadline_and_the_of
             took = time.monotonic() - started
             panel = str(app.screen.query_one(SidePanel).render())
             assert "Scored offline" in panel and f"no reply within the turn's {deadline:g} s" in panel
-            # Not the provider's 60 s x 3 tries: the deadline, then an offline turn (2 s of slack).
-            assert took < deadline + offline + 2, f"the turn took {took:.1f} s (offline alone: {offline:.1f} s)"
             await skip_to_review(pilot)
             assert "**Scored offline** for" in app.screen.query(Markdown).first().source
+        offline = max(offline, await offline_turn_seconds(make_app))
+        # Not the provider's 60 s x 3 tries: the deadline, then an offline turn (2 s of slack).
+        assert took < deadline + offline + 2, f"the turn took {took:.1f} s (offline alone: {offline:.1f} s)"
     finally:
         hung.close()
