@@ -29,7 +29,7 @@ EXPLAIN = re.compile(
     r"increas|keep|ensur|allow|caus|lead|result|make|let|avoid|instead|rather than|if|when|unless|whereas|"
     r"while|by using|by computing|which|that way|is|are|was|were|uses|computes|takes|gives|subtract|divid|"
     r"estimat|measur|stor|split|shard|gather|send|updat|replac|clip|bound|limit|depend|requir|need|work|"
-    r"become|stay|drop|remov|add|multipl|weight|scale|sampl|compar|match|differ|trade)\w*|[=→]|->|"
+    r"become|stay|drop|remov|add|multipl|weight|scale|sampl|compar|match|differ|trade|equal|minus|plus)\w*|[=→]|->|"
     r"因为|所以|使得|导致|如果|否则|防止|降低|减少|增加|保证|从而|避免|以便|由于|因此|意味着|相当于|而不是|"
     r"就会|会让|让|使|通过|等于|是|用|算|取|减|除|估计|存|切|把|对|做|来|能|会|需要|需|要|可以|需要|依赖|"
     r"变|保持|限制|约束|比较|区别|不同|加|乘"
@@ -85,11 +85,25 @@ def one_per_line(kept: list[str]) -> str:
     return "\n\n".join(" ".join(s.split()) for s in kept)
 
 
+FORMULA_SPACE = re.compile(r"\s*([(),|+=*/^<>]|\s-\s)\s*")
+KL_NAME = re.compile(r"(?<![a-z])d_?\{?kl\}?(?![a-z])")
+NUMBER_WORD = re.compile(r"\b(plus|minus) one\b|\bone (plus|minus)\b")
+
+
+def formula_form(normalised: str) -> str:
+    """Text as cue phrases are matched: a formula written with or without spaces, `D_KL` or `KL`,
+    "minus one" or "minus 1" reads the same ("H(p, q) = H(p) + D_KL(p || q)" has the cue
+    "h(p,q)"). Applied to cues and sentences alike."""
+    text = FORMULA_SPACE.sub(lambda m: m.group(1).strip() or "-", normalised.replace("\u2212", "-"))
+    text = KL_NAME.sub("kl", text)
+    return NUMBER_WORD.sub(lambda m: f"{m.group(1)} 1" if m.group(1) else f"1 {m.group(2)}", text)
+
+
 @lru_cache(maxsize=4096)
 def cue_pattern(cue: str) -> re.Pattern[str]:
     """Case-insensitive cue matching: word boundaries on Latin edges, a short suffix allowed for
     longer words (baseline -> baselines, clip -> clipping), plain substring for CJK."""
-    cue = normalise(cue).strip()
+    cue = formula_form(normalise(cue).strip())
     body = re.escape(cue).replace(r"\ ", r"\s*")
     if len(cue) >= 4 and all(CJK_CHAR.match(ch) for ch in cue):
         # Chinese slips adverbs into a phrase (不再奖励 / 不再继续奖励): allow a short gap mid-cue.
@@ -97,7 +111,8 @@ def cue_pattern(cue: str) -> re.Pattern[str]:
     head = r"(?<![a-z0-9])" if cue[:1].isascii() and cue[:1].isalnum() else ""
     tail = ""
     if cue[-1:].isascii() and cue[-1:].isalnum():
-        tail = r"[a-z]{0,4}(?![a-z0-9])" if len(cue) > 3 and cue[-1].isalpha() else r"(?![a-z0-9])"
+        # A number ends where its digits do: the cue "β=0" is not in "β=0.4" (it is in "β=0.0").
+        tail = r"[a-z]{0,4}(?![a-z0-9])" if len(cue) > 3 and cue[-1].isalpha() else r"(?![a-z0-9]|\.0*[1-9])"
     return re.compile(head + body + tail)
 
 
@@ -107,11 +122,12 @@ def cue_anchor(cue: str) -> str:
     normalised, or only its first two characters when it is Chinese, where a gap may follow them.
     Testing for it first skips compiling and running the patterns of cues a sentence cannot match:
     a bank has about 7,000 cues, and compiling a question's 240 took about 60 ms of a first answer."""
-    first = normalise(cue).strip().split(" ")[0]
+    first = formula_form(normalise(cue).strip()).split(" ")[0]
     return first[:2] if CJK_CHAR.match(first[:1]) else first
 
 
 def find_cue(sentence_normalised: str, cues: list[str]) -> str | None:
+    sentence_normalised = formula_form(sentence_normalised)
     for cue in cues:
         if cue.strip() and cue_anchor(cue) in sentence_normalised and cue_pattern(cue).search(sentence_normalised):
             return cue
@@ -124,7 +140,7 @@ CLAUSE_BREAKS = (",", "，", ";", "；", ":", "：", " but ", " however ", "不�
 def asserts(sentence: str, cues: list[str]) -> bool:
     """The sentence makes the claim a cue names, rather than denying it: a negation inside the
     cue itself ("doesn't matter") is part of the claim; one elsewhere in the sentence denies it."""
-    normalised = normalise(sentence)
+    normalised = formula_form(normalise(sentence))
     for cue in cues:
         match = cue_pattern(cue).search(normalised) if cue.strip() and cue_anchor(cue) in normalised else None
         if not match:

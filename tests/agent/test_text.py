@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.text import GRADER_INSTRUCTION, sentences
+from agent.text import GRADER_INSTRUCTION, find_cue, normalise, sentences
 
 WRAPPED = (
     "GRPO takes the group of responses and normalizes the rewards by the group\n"
@@ -115,3 +115,23 @@ def test_talk_about_judges_and_scoring_models_is_content_not_an_instruction(sent
 )
 def test_a_grader_addressed_by_name_is_still_an_instruction(sentence):
     assert GRADER_INSTRUCTION.search(sentence) is not None
+
+
+@pytest.mark.parametrize(
+    ("sentence", "cue"),
+    [
+        ("H(p, q) = H(p) + D_KL(p || q)", "h(p,q)"),
+        ("H(p,q) = H(p) + KL(p||q)", "h(p) + kl"),
+        ("the loss is min( r*A , clip(r) * A )", "min(r*a, clip"),
+        ("k3 is r − 1 − log r", "r - 1 - log"),
+        ("ratio minus 1", "ratio minus one"),
+    ],
+)
+def test_a_formula_matches_its_cue_however_it_is_spaced(sentence, cue):
+    assert find_cue(normalise(sentence), [cue]) == cue
+
+
+def test_a_number_cue_does_not_match_another_number():
+    """With the spaces of "β = 0.4" gone, the cue "β=0" would be in it."""
+    assert find_cue(normalise("DeepSeek-R1 used β = 0.4"), ["β=0"]) is None
+    assert find_cue(normalise("set β = 0.0, no KL at all"), ["β=0"]) == "β=0"

@@ -98,6 +98,24 @@ def test_a_fluent_confident_wrong_answer_is_not_rewarded(scorer):
     assert assess(scorer, "algo-08", answer).depth <= 1
 
 
+@pytest.mark.parametrize(
+    ("qid", "answer", "point"),
+    [
+        # Found by a tester who never saw the rubrics (README, "Tried as a user would").
+        ("algo-02", "H(p, q) = H(p) + D_KL(p || q)", "ce-equals-entropy-plus-kl"),
+        ("algo-08", "k3: ratio minus 1 minus log ratio", "k3-estimator"),
+        ("algo-02", "For a one-hot label, cross entropy equals KL.", "token-level-one-hot"),
+    ],
+)
+def test_a_formula_or_a_definition_in_few_words_is_credited(scorer, qid, answer, point):
+    """A formula alone was taken as off-topic (0), a definition written "minus 1" and a claim made
+    with "equals" were not read as explaining (the point needs an explaining sentence above recall)."""
+    result = assess(scorer, qid, answer)
+    assert point in {e.key_point for e in result.covered}
+    assert Flag.off_topic not in result.flags
+    assert not result.misconceptions
+
+
 def test_credited_points_say_which_sentence_which_signal_and_how_strongly(scorer):
     result = assess(scorer, "algo-02", ALGO_02_PLAIN)
     meaning = [e for e in result.covered if e.how == "meaning"]
