@@ -1,6 +1,6 @@
-"""The fixed words around a session's content (headings, field names, statuses) in the session's
-language, from `prompts/labels.yaml`. The content itself (the bank's statements, the candidate's
-words) is shown as it is."""
+"""The fixed words around a session's content (headings, field names, statuses, the interview
+room's panel and notes) in the session's language, from `prompts/labels.yaml`. The content itself
+(the bank's statements, the candidate's words) is shown as it is."""
 
 from __future__ import annotations
 
@@ -25,8 +25,13 @@ class Labels:
     def depth_name(self, depth: int) -> str:
         return str(self._words["depth_names"][depth])
 
+    def name(self, table: str, key: str) -> str:
+        """A word from one of the tables (statuses, speakers, sections, actions); a key the table
+        lacks is shown as it is."""
+        return str(self._words[table].get(key, key))
+
     def status(self, status: str) -> str:
-        return str(self._words["statuses"].get(status, status))
+        return self.name("statuses", status)
 
     def part_line(self, mark: str, part: str, shown: int, of: int, hinted: bool) -> str:
         line = self("part_line", mark=mark, part=part, shown=shown, of=of, plural="s" * (of != 1))

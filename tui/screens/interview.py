@@ -16,6 +16,7 @@ from textual.worker import Worker
 
 from agent.interview.events import Event
 from agent.interview.sessions import SessionBusy
+from agent.labels import labels
 from agent.planning import PlanRequest
 from agent.state import CandidateAction
 from common.settings import Lang
@@ -35,7 +36,6 @@ from tui.widgets.transcript import InterviewerTurn, Transcript
 if TYPE_CHECKING:  # the app imports this screen before the interviewer loads: LangGraph must not come with it
     from agent.interview.runner import Interview
 
-LABELS = {"ask": "Question", "follow_up": "Follow-up", "hint": "Hint"}
 DRAFT_PAUSE_S = 1.0
 """The editor's text is saved this long after typing pauses."""
 
@@ -72,6 +72,9 @@ class InterviewScreen(AppScreen):
         """A drill's questions that open on last time's gap: the key points not shown then, told
         after the first answer (as the plain drill does)."""
         self.start = start
+        self.lang = start[1] if start is not None else _session_lang(session)
+        """The session's language: this screen's own words are in it, as the review and report are."""
+        self.say = labels(self.lang)
         self.review_due: str | None = None
         """A closed question to review once its summary is saved (at the next interviewer turn)."""
         self.max_follow_ups = max_follow_ups
@@ -97,9 +100,10 @@ class InterviewScreen(AppScreen):
         if self.max_follow_ups is None:
             self.max_follow_ups = self.app.settings.interview.max_follow_ups
         side.max_follow_ups = self.max_follow_ups
+        side.lang = self.lang
         self.set_interval(1, self._tick)
         editor = self.query_one("#answer", TextArea)
-        editor.border_title = "Your answer (Ctrl+S to send)"
+        editor.border_title = self.say("answer_title")
         if self.unsent:
             editor.load_text(self.unsent)  # kept as the draft once the resumed question is on screen
         if self.start is not None:
@@ -114,6 +118,10 @@ class InterviewScreen(AppScreen):
 
     def _tick(self) -> None:
         self.query_one(SidePanel).elapsed = int(self.app.clock() - self.started_at)
+
+    def _action_note(self, action: CandidateAction) -> str:
+        """What the transcript says for a reply that is not an answer: "(skip)"."""
+        return self.say("action_note", action=self.say.name("actions", action.value))
 
     @work(exclusive=True, group="agent", exit_on_error=False)
     async def run_agent(self, events: AsyncIterator[Event], replay: bool = False) -> None:
@@ -130,13 +138,13 @@ class InterviewScreen(AppScreen):
         shown = [t for t in state.get("turns", []) if pending is not None and t.question == pending.question]
         transcript = self.query_one(Transcript)
         for turn in shown:
-            transcript.add_interviewer(turn.asked, f"{LABELS[turn.kind]} · {turn.question}")
+            transcript.add_interviewer(turn.asked, f"{self.say.name('speakers', turn.kind)} · {turn.question}")
             if turn.action is CandidateAction.answer:
                 transcript.add_candidate(turn.answer)
             else:
-                transcript.add_note(f"({turn.action.value})")
+                transcript.add_note(self._action_note(turn.action))
         if shown:
-            transcript.add_note("Resumed: the exchanges above are where you stopped.")
+            transcript.add_note(self.say("resumed_here"))
 
     def worker_done(self, worker: Worker) -> None:
         if worker.group == "agent":
@@ -164,18 +172,16 @@ class InterviewScreen(AppScreen):
                 self.app.resume_session(self.session.session_id, take_over=True, unsent=unsent)
             elif busy.unsent:
                 self.lost = busy
-                self.query_one(Transcript).add_note(
-                    "Not sent: the session runs in another window now. Your answer "
-                    "is still in the editor; send it to be asked again, or Esc to leave."
-                )
+                self.query_one(Transcript).add_note(self.say("not_sent"))
             else:
                 self.app.pop_screen()
 
         why = busy.reason.split("; ")[0]
         self.app.push_screen(
             ConfirmScreen(
-                f"{why[:1].upper()}{why[1:]}.\n\nTake it over here? The other "
-                "window stops at its next answer, and nothing either sent is lost."
+                self.say("take_over", why=f"{why[:1].upper()}{why[1:]}"),
+                self.say("confirm_yes"),
+                self.say("confirm_no"),
             ),
             chosen,
         )
@@ -183,7 +189,7 @@ class InterviewScreen(AppScreen):
     @on(TokenStreamed)
     def _show_token(self, message: TokenStreamed) -> None:
         if self.streaming is None:
-            self.streaming = self.query_one(Transcript).add_interviewer("", LABELS["follow_up"])
+            self.streaming = self.query_one(Transcript).add_interviewer("", self.say.name("speakers", "follow_up"))
         self.streaming.append(message.event.text)
 
     @on(InterviewerSpoke)
@@ -195,7 +201,8 @@ class InterviewScreen(AppScreen):
             self.streaming.remove()
             self.streaming = None
         question = self.app.services.bank[event.question]
-        transcript.add_interviewer(event.text, f"{LABELS[event.kind]} · {event.number}/{event.of} · {question.id}")
+        speaker = self.say.name("speakers", event.kind)
+        transcript.add_interviewer(event.text, f"{speaker} · {event.number}/{event.of} · {question.id}")
         side.number, side.of, side.question = event.number, event.of, question.id
         side.section, side.topics = question.section.value, ", ".join(question.topics)
         side.follow_ups = event.follow_ups
@@ -206,7 +213,7 @@ class InterviewScreen(AppScreen):
         if draft and not editor.text.strip():
             editor.load_text(draft)
             editor.move_cursor(editor.document.end)
-            transcript.add_note("Your unsent answer from before is back in the editor (a draft, not sent yet).")
+            transcript.add_note(self.say("draft_back"))
         elif editor.text.strip():
             self.keep_draft()  # typed while the interviewer was thinking, when there was no turn to keep it for
         editor.focus()
@@ -217,7 +224,7 @@ class InterviewScreen(AppScreen):
         transcript = self.query_one(Transcript)
         if message.event.action == "answer":
             transcript.add_candidate(message.event.answer)
-        transcript.add_note("Recovered your saved answer from before the interruption; continuing.")
+        transcript.add_note(self.say("answer_recovered"))
 
     @on(AnswerAssessed)
     def _show_assessment(self, message: AnswerAssessed) -> None:
@@ -228,7 +235,7 @@ class InterviewScreen(AppScreen):
         if event.question in self.gaps:
             question = self.app.services.bank[event.question]
             missed = "; ".join(question.key_point(kp).statement for kp in self.gaps.pop(event.question))
-            self.query_one(Transcript).add_note(f"Last time you had not shown: {missed}")
+            self.query_one(Transcript).add_note(self.say("gap_note", points=missed))
 
     @on(QuestionClosed)
     def _review_when_saved(self, message: QuestionClosed) -> None:
@@ -258,12 +265,12 @@ class InterviewScreen(AppScreen):
             self._offer_take_over(SessionBusy(self.lost.reason, unsent=text))
             return
         if self.session.waiting is None:
-            self.notify("The interviewer is still thinking.", severity="warning")
+            self.notify(self.say("still_thinking"), severity="warning")
             return
         if action is CandidateAction.answer:
             self.query_one(Transcript).add_candidate(text)
         else:
-            self.query_one(Transcript).add_note(f"({action.value})")
+            self.query_one(Transcript).add_note(self._action_note(action))
         self.run_agent(self.session.submit(action, text))
 
     @on(TextArea.Changed, "#answer")
@@ -279,7 +286,7 @@ class InterviewScreen(AppScreen):
     def action_send(self) -> None:
         editor = self.query_one("#answer", TextArea)
         if not editor.text.strip():
-            self.notify('Write an answer first, or press F3 for "I don\'t know".', severity="warning")
+            self.notify(self.say("write_first"), severity="warning")
             return
         text = editor.text
         editor.clear()
@@ -308,8 +315,14 @@ class InterviewScreen(AppScreen):
         def leave(confirmed: bool | None) -> None:
             if confirmed:
                 self.app.pop_screen()
-                self.app.notify(f"Session {self.session.session_id} saved; resume it from Home (R).")
+                self.app.notify(self.say("left_saved", session_id=self.session.session_id))
 
         await self.app.push_screen(
-            ConfirmScreen("Leave the interview? It is saved and you can resume it from Home."), leave
+            ConfirmScreen(self.say("leave_question"), self.say("confirm_yes"), self.say("confirm_no")), leave
         )
+
+
+def _session_lang(session: Interview) -> str:
+    """A resumed session's language, as the session index has it (the plain front end reads it there too)."""
+    row = session.index.get(session.session_id)
+    return row.lang if row is not None else "en"

@@ -6,7 +6,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from knowledge.models import DEPTH_NAMES
+from agent.labels import labels
 
 
 class SidePanel(Static):
@@ -14,6 +14,8 @@ class SidePanel(Static):
     SidePanel { width: 28; padding: 1; border-left: solid $primary; }
     """
 
+    lang: reactive[str] = reactive("en", layout=True)
+    """The session's language: the panel's own words are in it."""
     number: reactive[int] = reactive(0, layout=True)
     of: reactive[int] = reactive(0, layout=True)
     question: reactive[str] = reactive("", layout=True)
@@ -28,25 +30,29 @@ class SidePanel(Static):
     """Why the last answer was scored offline although a model is configured (None: it was not)."""
 
     def render(self) -> Text:
+        say = labels(self.lang)
         minutes, seconds = divmod(self.elapsed, 60)
-        depth = "-" if self.depth is None else f"{self.depth}/4 {DEPTH_NAMES[self.depth]}"
+        depth = "-" if self.depth is None else f"{self.depth}/4 {say.depth_name(self.depth)}"
         return Text.assemble(
-            (f"Question {self.number} of {self.of}\n", "bold"),
+            (f"{say('panel_question', number=self.number, of=self.of)}\n", "bold"),
             f"{self.question}\n\n",
-            ("Section\n", "bold"),
-            f"{self.section}\n\n",
-            ("Topics\n", "bold"),
+            (f"{say('panel_section')}\n", "bold"),
+            f"{say.name('sections', self.section)}\n\n",
+            (f"{say('panel_topics')}\n", "bold"),
             f"{self.topics}\n\n",
-            ("Follow-ups ", "bold"),
+            (f"{say('panel_follow_ups')} ", "bold"),
             f"{self.follow_ups}/{self.max_follow_ups}\n",
-            ("Time ", "bold"),
+            (f"{say('panel_time')} ", "bold"),
             f"{minutes:02d}:{seconds:02d}\n",
-            ("Depth ", "bold"),
+            (f"{say('panel_depth')} ", "bold"),
             f"{depth}\n\n",
             *(
-                (("Scored offline\n", "bold yellow"), f"the model failed: {self.scored_offline}\n\n")
+                (
+                    (f"{say('panel_scored_offline')}\n", "bold yellow"),
+                    f"{say('panel_model_failed', reason=self.scored_offline)}\n\n",
+                )
                 if self.scored_offline
                 else ()
             ),
-            ("interviewer is thinking…" if self.working else "", "italic"),
+            (say("panel_thinking") if self.working else "", "italic"),
         )
