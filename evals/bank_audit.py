@@ -89,9 +89,11 @@ def _our_sentences(entry: BankEntry, notes_dir: Path) -> list[tuple[str, str]]:
     from agent.text import sentences
 
     q = entry.question
-    texts = [("model_answer", q.model_answer)]
+    texts = [("model_answer", q.model_answer), ("model_answer_zh", q.model_answer_zh or "")]
     texts += [(f"key point {kp.id}", kp.statement) for kp in q.key_points]
+    texts += [(f"key point {kp.id} (zh)", kp.statement_zh or "") for kp in q.key_points]
     texts += [(f"correction of {m.id}", m.correction) for m in q.misconceptions]
+    texts += [(f"correction of {m.id} (zh)", m.correction_zh or "") for m in q.misconceptions]
     for note in q.notes:
         path = notes_dir / f"{note}.md"
         if path.exists():

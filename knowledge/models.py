@@ -120,6 +120,11 @@ class Source(_Strict):
 Sources = Annotated[list[Source], Field(default_factory=list)]
 
 
+def in_language(english: str, chinese: str | None, lang: str) -> str:
+    """A text of the bank in the session's language: the Chinese where written, else the English."""
+    return chinese.strip() if lang == "zh" and chinese and chinese.strip() else english
+
+
 class KeyPoint(_Strict):
     """One thing a candidate must say or explain, at one depth level."""
 
@@ -135,6 +140,12 @@ class KeyPoint(_Strict):
     """Up to three hints, from a gentle nudge to an almost-answer; none states the statement outright."""
     sources: Sources
     """Where the statement's facts can be checked (`rl-interview bank audit` lists points without)."""
+    statement_zh: str | None = None
+    """The statement in Chinese, shown in a Chinese session's review and report (the judge reads the
+    English one)."""
+
+    def statement_in(self, lang: str) -> str:
+        return in_language(self.statement, self.statement_zh, lang)
 
 
 class Misconception(_Strict):
@@ -146,6 +157,14 @@ class Misconception(_Strict):
     correction: NonEmpty
     sources: Sources
     """Where the correction can be checked."""
+    statement_zh: str | None = None
+    correction_zh: str | None = None
+
+    def statement_in(self, lang: str) -> str:
+        return in_language(self.statement, self.statement_zh, lang)
+
+    def correction_in(self, lang: str) -> str:
+        return in_language(self.correction, self.correction_zh, lang)
 
 
 class Part(Bilingual):
@@ -186,6 +205,8 @@ class Question(_Strict):
     """Other wordings of `prompt` that keep all of its parts; a session asks one of them (or the
     prompt itself), so a candidate who meets the question again does not recite to a known text."""
     model_answer: NonEmpty
+    model_answer_zh: str | None = None
+    """The model answer in Chinese (the figures stated in `model_answer` hold for it too)."""
     figures: list[Figure] = Field(default_factory=list)
     """The model answer's figures and their sources."""
     notes: list[str] = Field(min_length=1)
@@ -263,6 +284,9 @@ class Question(_Strict):
                 located.append((("key_points", i, "part"), f"{kp.part!r} is not a part of the question ({part_ids})"))
         return located
 
+    def model_answer_in(self, lang: str) -> str:
+        return in_language(self.model_answer, self.model_answer_zh, lang)
+
     def part(self, part_id: str) -> Part:
         return next(p for p in self.parts if p.id == part_id)
 
@@ -286,6 +310,20 @@ class Question(_Strict):
     def misconception(self, misconception_id: str) -> Misconception:
         misconception_id = self.current_id(misconception_id)
         return next(m for m in self.misconceptions if m.id == misconception_id)
+
+    def statement_in(self, point_id: str, said: str, lang: str) -> str:
+        """A key point's statement as a session recorded it (`said`), in the session's language
+        where the bank has it."""
+        current = self.current_id(point_id)
+        point = next((kp for kp in self.key_points if kp.id == current), None)
+        return in_language(said, point.statement_zh if point else None, lang)
+
+    def correction_in(self, misconception_id: str, said: str, lang: str) -> str:
+        """The correction a session recorded (`said`), in the session's language where the bank has
+        it (a misconception no longer in the bank keeps what was said)."""
+        current = self.current_id(misconception_id)
+        wrong = next((m for m in self.misconceptions if m.id == current), None)
+        return in_language(said, wrong.correction_zh if wrong else None, lang)
 
 
 def _errors_at(located: list[tuple[tuple[str | int, ...], str]]) -> ValidationError:

@@ -64,6 +64,7 @@ key_points:
   - id: names-the-idea
     level: 1
     statement: "TODO: the basic fact a candidate must state."
+    # statement_zh: "TODO：同一句话的中文（可选；中文会话的回顾和报告里显示）。"
     cues:
       en: ["TODO cue phrase"]
       zh: ["TODO 提示短语"]
@@ -120,10 +121,12 @@ key_points:
 misconceptions:
   - id: common-mistake
     statement: "TODO: a claim that sounds right but is wrong."
+    # statement_zh: "TODO：这个错误说法的中文（可选）。"
     cues:
       en: ["TODO wrong-claim phrase"]
       zh: ["TODO 错误说法"]
     correction: "TODO: what is true instead, and why."
+    # correction_zh: "TODO：纠正的中文（可选）。"
     sources: []
 
 # Asked once levels 1-3 are covered, to find out whether the candidate reaches level 4.
@@ -142,6 +145,8 @@ expert_probes:
 
 # What a strong candidate would say, shown in the review after the question.
 model_answer: "TODO: the model answer, covering every key point."
+# (optional) The model answer in Chinese, shown in a Chinese session (the English is shown without it).
+# model_answer_zh: "TODO：参考答案的中文。"
 
 # (optional) Figures the model answer states, quoted exactly, each with its sources.
 figures: []

@@ -67,6 +67,7 @@ class Renderer:
         self.out = out
         self.jsonl = jsonl
         self.bank = bank
+        self.lang = lang
         self.say = labels(lang)
         """The words around the session's content, in the interviewer's language."""
 
@@ -160,5 +161,5 @@ class DrillRenderer(Renderer):
         if not isinstance(event, PreviousGap):
             return super()._text(event)
         question = self.bank[event.question]
-        lines = [f"  - {kp}: {question.key_point(kp).statement}" for kp in event.key_points]
+        lines = [f"  - {kp}: {question.key_point(kp).statement_in(self.lang)}" for kp in event.key_points]
         return f"  {self.say('previous_gap')}\n" + "\n".join(lines) + "\n"

@@ -16,6 +16,7 @@ from agent.state import InterviewState, QuestionSummary, Reference
 from common.terminal import clean_for_display
 from knowledge.bank import Bank
 from knowledge.chunking import reference_label
+from knowledge.models import in_language
 
 MODEL_USE_FIELDS = ("tokens_in", "tokens_out", "cost_usd", "latency_ms")
 
@@ -169,19 +170,23 @@ def to_markdown(report: SessionReport, bank: Bank, lang: str | None = None) -> s
         if q.missed:
             lines.append(say.listing("not_shown"))
             lines += [
-                f"- {kp} ({say.level(question.key_point(kp).level)}): {question.key_point(kp).statement}"
+                f"- {kp} ({say.level(question.key_point(kp).level)}): {question.key_point(kp).statement_in(lang)}"
                 for kp in q.missed
             ]
         if q.misconceptions:
             lines.append(say.listing("misconceptions"))
-            lines += [f"- “{excerpt(m.quote, 160)}” → {m.correction}" for m in q.misconceptions]
-        lines += ["", say.listing("model_answer"), "", q.model_answer.strip()]
+            lines += [
+                f"- “{excerpt(m.quote, 160)}” → {question.correction_in(m.misconception, m.correction, lang)}"
+                for m in q.misconceptions
+            ]
+        model_answer = in_language(q.model_answer, question.model_answer_zh, lang)
+        lines += ["", say.listing("model_answer"), "", model_answer.strip()]
         if q.references:
             lines += ["", say.listing("references")] + [f"- {r}" for r in _sections(q.references)]
     if report.study_next:
         lines += ["", f"## {say('study_next')}", ""]
         lines += [
-            f"- {s.question} / {s.key_point}: {s.statement} "
+            f"- {s.question} / {s.key_point}: {bank[s.question].statement_in(s.key_point, s.statement, lang)} "
             f"({say('read', sections='; '.join(s.read) or say('read_the_model_answer'))})"
             for s in report.study_next
         ]

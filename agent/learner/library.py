@@ -86,14 +86,14 @@ def question_markdown(question: Question, lang: str) -> str:
         if points:
             lines += [f"### Level {level}: {name}", ""]
             lines += [
-                f"- {kp.statement}" + (f" *(part: {question.part(kp.part).get(lang)})*" if kp.part else "")
+                f"- {kp.statement_in(lang)}" + (f" *(part: {question.part(kp.part).get(lang)})*" if kp.part else "")
                 for kp in points
             ]
             lines.append("")
     lines += ["## Misconceptions", ""]
     for wrong in question.misconceptions:
-        lines += [f"- **Wrong:** {wrong.statement}", f"  - **Correction:** {wrong.correction}"]
-    lines += ["", "## Model answer", "", question.model_answer]
+        lines += [f"- **Wrong:** {wrong.statement_in(lang)}", f"  - **Correction:** {wrong.correction_in(lang)}"]
+    lines += ["", "## Model answer", "", question.model_answer_in(lang)]
     return "\n".join(lines)
 
 

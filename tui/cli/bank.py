@@ -76,7 +76,7 @@ def bank_show(
     out.print("\n[bold]Key points[/]")
     for kp in q.key_points:
         out.print(f"  L{kp.level} {kp.id}: ", end="")
-        out.print(clean_for_display(kp.statement), markup=False)
+        out.print(clean_for_display(kp.statement_in(lang)), markup=False)
         out.print("     probe: ", end="")
         out.print(clean_for_display(kp.probe.get(lang)), markup=False)
         if sources:
@@ -84,11 +84,11 @@ def bank_show(
     out.print("\n[bold]Misconceptions[/]")
     for m in q.misconceptions:
         out.print(f"  {m.id}: ", end="")
-        out.print(clean_for_display(f"{m.statement} -> {m.correction}"), markup=False)
+        out.print(clean_for_display(f"{m.statement_in(lang)} -> {m.correction_in(lang)}"), markup=False)
         if sources:
             _print_sources(m.sources)
     out.print("\n[bold]Model answer[/]")
-    out.print(clean_for_display(q.model_answer), markup=False)
+    out.print(clean_for_display(q.model_answer_in(lang)), markup=False)
     if sources:
         out.print("\n[bold]Figures in the model answer[/]")
         for figure in q.figures:

@@ -234,7 +234,7 @@ class InterviewScreen(AppScreen):
         side.scored_offline = event.fallback_reason
         if event.question in self.gaps:
             question = self.app.services.bank[event.question]
-            missed = "; ".join(question.key_point(kp).statement for kp in self.gaps.pop(event.question))
+            missed = "; ".join(question.key_point(kp).statement_in(self.lang) for kp in self.gaps.pop(event.question))
             self.query_one(Transcript).add_note(self.say("gap_note", points=missed))
 
     @on(QuestionClosed)

@@ -16,7 +16,7 @@ from agent.labels import labels
 from agent.state import QuestionSummary
 from agent.text import clean_for_display
 from knowledge.chunking import reference_label
-from knowledge.models import Question
+from knowledge.models import Question, in_language
 from tui.latex import latex_to_unicode
 from tui.screens.base import AppScreen
 
@@ -50,22 +50,24 @@ def review_markdown(summary: QuestionSummary, question: Question, lang: str, off
         for evidence in summary.covered:
             point = question.key_point(evidence.key_point)
             lines += [
-                f"- **{point.statement}** ({say.level(point.level, evidence.hinted)})",
+                f"- **{point.statement_in(lang)}** ({say.level(point.level, evidence.hinted)})",
                 f"  > {clean_for_display(evidence.quote)}",
             ]
     if summary.missed:
         lines += ["", f"## {say('not_shown_heading')}", ""]
         lines += [
-            f"- {question.key_point(kp).statement} ({say.level(question.key_point(kp).level)})" for kp in summary.missed
+            f"- {question.key_point(kp).statement_in(lang)} ({say.level(question.key_point(kp).level)})"
+            for kp in summary.missed
         ]
     if summary.misconceptions:
         lines += ["", f"## {say('misconceptions')}", ""]
         for hit in summary.misconceptions:
             lines += [
                 f"- {say('you_said', quote=clean_for_display(hit.quote))}",
-                f"  - {say('correction', correction=hit.correction)}",
+                f"  - {say('correction', correction=question.correction_in(hit.misconception, hit.correction, lang))}",
             ]
-    lines += ["", f"## {say('model_answer')}", "", latex_to_unicode(summary.model_answer)]
+    model_answer = in_language(summary.model_answer, question.model_answer_zh, lang)
+    lines += ["", f"## {say('model_answer')}", "", latex_to_unicode(model_answer)]
     return "\n".join(lines)
 
 
