@@ -210,10 +210,15 @@ def _inspect_target(run: SessionRun, question: Question, steps: list[Step], i: i
     if decision.action == "follow_up" and len(question.parts) > 1 and not open_wrong:
         covered = {e.key_point for e in assessment.covered}
         attended = set(partly_said(question, assessment, [s.turn for s in steps[: i + 1]]))
+        # A part counts while it has a point left to ask at this depth: an expert (level-4) point is
+        # no question below depth 3, so a part of only expert points waits for depth 3.
         untouched = [
             p.id
             for p in untouched_parts(question, covered, attended)
-            if any(kp.id in assessment.missed and kp.id not in probed for kp in question.points_of(p.id))
+            if any(
+                kp.id in assessment.missed and kp.id not in probed and (kp.level < 4 or assessment.depth >= 3)
+                for kp in question.points_of(p.id)
+            )
         ]
         part = question.key_point(decision.target).part if decision.target in point_ids else None
         ok = not untouched or part in untouched

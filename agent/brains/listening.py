@@ -13,7 +13,18 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from agent.state import Assessment, Evidence, Heard, Turn
-from agent.text import CJK_CHAR, HINT_REQUEST, WORD, explains, find_cue, normalise, one_per_line, sentences, size
+from agent.text import (
+    CJK_CHAR,
+    DONT_KNOW,
+    HINT_REQUEST,
+    WORD,
+    explains,
+    find_cue,
+    normalise,
+    one_per_line,
+    sentences,
+    size,
+)
 from knowledge.models import Clarification, KeyPoint, Question
 
 _I = re.IGNORECASE
@@ -126,9 +137,12 @@ def strip_meta(text: str) -> str:
 
 
 def _only_meta(sentence: str) -> bool:
-    """A sentence with nothing to judge once the request in it is taken out."""
+    """A sentence with nothing to judge once the request in it is taken out. "不知道" alone is not
+    such a sentence: it tells the judge the candidate does not know (it was read as an empty reply)."""
+    if DONT_KNOW.search(sentence):
+        return False
     leftover = sentence
-    for pattern in (PROTEST, WAIT, REPEAT, MOVE_ON):
+    for pattern in (PROTEST, WAIT, REPEAT, MOVE_ON, HINT_REQUEST, HINT_AGAIN):
         leftover = pattern.sub(" ", leftover)
     leftover = re.sub(
         r"\b(i|you|it|that|this|the|a|me|my|please|again|so|now|just|can|could|we|let'?s|ok|okay)\b",

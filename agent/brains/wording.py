@@ -215,6 +215,9 @@ def phrase(request: WriteRequest) -> str:
             named = any(kp.id in covered for kp in question.points_of(point.part))
             part = part_name(question.part(point.part), lang)
             body = voice.say("part_further" if named else "new_part", part=part, probe=probe)
+        elif lead and not decision.said:
+            # "I looked and did not find it; let's go on": not "one more on this point".
+            body = voice.say("elsewhere", probe=probe)
         else:
             body = voice.say("deeper" if covered else "narrower", probe=probe)
         return voice.join(lead or _acknowledge(question, assessment, voice, besides=said), body)

@@ -110,6 +110,11 @@ def ask(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Li
     action = CandidateAction(reply.get("action", CandidateAction.answer))
     text = str(reply.get("text", ""))
     if action is CandidateAction.repeat:
+        turns = state.get("turns") or []
+        if turns and turns[-1].heard in (Heard.wait, Heard.clarify):
+            # The line on screen answered a pause or a question back: say the question again instead.
+            again = pending.model_copy(update={"text": pending.asking, "base": None})
+            return Command(update={"pending": again}, goto="ask")
         return Command(goto="ask")
     if action is CandidateAction.end:
         return Command(update={"ending": True}, goto="close")

@@ -10,7 +10,7 @@ import pytest
 from agent.brains.request import WriteRequest
 from agent.brains.wording import claim_quote, opening, phrase
 from agent.prompts import load_yaml
-from agent.state import Assessment, Decision, Evidence
+from agent.state import Assessment, Decision, Evidence, Heard
 
 PHRASES = load_yaml("offline_wording.yaml")
 CLIP = "PPO clips the probability ratio between the new and the old policy to one plus or minus epsilon"
@@ -108,3 +108,20 @@ def test_a_latin_word_set_into_chinese_gets_a_space_and_a_quote_stays_exact():
         assert not re.search(r"[\u4e00-\u9fff]CISPO|PPO[\u4e00-\u9fff]", line), line
     quoted = Voice("zh", 0).say("acknowledge_quote", quote="clip住ratio")
     assert "“clip住ratio”" in quoted
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_after_a_protest_not_borne_out_the_follow_up_goes_elsewhere_not_deeper(bank, lang):
+    """ "I looked and did not find it; let's go on. One more follow-up on this point:" (a tester)."""
+    question = bank["algo-02"]
+    target = min(question.key_points, key=lambda kp: kp.level).id
+    evidence = [Evidence(key_point=target, level=1, quote="x", how="meaning", strength=0.99)]
+    other = next(kp.id for kp in question.key_points if kp.id != target)
+    for number in range(4):
+        assessment = Assessment(question=question.id, depth=1, answer_depth=0, covered=evidence, new=[])
+        decision = Decision(action="follow_up", target=other, heard=Heard.already_said)
+        line = phrase(WriteRequest(question, decision, assessment, (), lang, number))
+        assert said_as(line, lang, "protest_not_found"), line
+        deeper = [v.split("{")[0] for v in PHRASES[lang]["deeper"]]
+        assert not any(d in line for d in deeper), line
+        assert any(v.split("{")[0] in line for v in PHRASES[lang]["elsewhere"]), line

@@ -10,7 +10,7 @@ import pytest
 from agent_helpers import explain
 
 from agent.brains.wording import opening, part_name
-from agent.state import CandidateAction, Heard
+from agent.state import CandidateAction, Flag, Heard
 
 KL = ["algo-02", "infra-10"]
 KL_LEVEL_1 = (
@@ -129,6 +129,42 @@ async def test_repeat_and_wait_in_words_cost_no_follow_up(graph_driver, bank):
     assert bank["algo-02"].key_point(follow_up["target"]).probe.en in again["text"]
     assert again["follow_ups"] == follow_up["follow_ups"]
     assert len(driver.assessments()) == 1
+
+
+async def test_the_repeat_key_after_a_pause_says_the_follow_up_again(graph_driver, bank):
+    """A Chinese tester pressed /repeat after "让我想想" and was told "好的，想好了再说。" again."""
+    driver = graph_driver(plan=KL, lang="zh")
+    await driver.start()
+    await driver.reply("answer", KL_LEVEL_1)
+    follow_up = driver.waiting
+    await driver.reply("answer", "让我想想。")
+    assert driver.waiting["text"] != follow_up["text"]
+    await driver.reply("repeat")
+    probe = bank["algo-02"].key_point(follow_up["target"]).probe.zh
+    assert probe in follow_up["text"] and probe in driver.waiting["text"]
+    assert len(driver.assessments()) == 1
+
+
+@pytest.mark.parametrize("words", ["给个提示", "能再给个提示吗？", "Can I get a hint?"])
+async def test_a_hint_asked_for_in_words_is_not_judged_as_an_answer(graph_driver, words):
+    """A hint request in words was judged too, and shown as "(off_topic)"."""
+    driver = graph_driver(plan=KL, lang="zh")
+    await driver.start()
+    await driver.reply("answer", KL_LEVEL_1)
+    await driver.reply("answer", words)
+    assert driver.values["turns"][-1].action is CandidateAction.hint
+    assert Flag.off_topic.value not in driver.assessments()[-1]["flags"]
+    assert driver.waiting["kind"] == "hint"
+
+
+async def test_a_bare_bu_zhidao_is_dont_know_not_an_empty_reply(graph_driver):
+    driver = graph_driver(plan=KL, lang="zh")
+    await driver.start()
+    await driver.reply("answer", KL_LEVEL_1)
+    await driver.reply("answer", "不知道")
+    flags = driver.assessments()[-1]["flags"]
+    assert Flag.dont_know.value in flags and Flag.empty.value not in flags
+    assert driver.waiting["kind"] == "hint", 'as after "I don\'t know": a hint first'
 
 
 async def test_a_request_to_move_on_closes_the_question(graph_driver):
