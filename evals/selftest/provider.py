@@ -120,6 +120,43 @@ async def _obeying_model(bank: Bank, provider: LLMServer) -> Suite:
     return suite
 
 
+HUNG_DEADLINE_S = 3.0
+HUNG_TIMEOUT_S = 60.0
+
+
+async def _hung_provider_turn(bank: Bank) -> float:
+    """Seconds one judged answer takes against a provider that accepts the connection and never
+    answers: the turn's deadline and an offline turn, not the provider's timeout and retries (the
+    figure issue 15 asks for, printed here rather than bounded by a timed test)."""
+    import time
+
+    from pydantic import SecretStr
+
+    from agent.brains.llm.brain import LLMBrain
+    from common.settings import LLMSettings
+    from evals.scripted_provider import Hanging
+
+    hung = Hanging()
+    settings = LLMSettings(
+        model="openai/selftest",
+        api_base=hung.url,
+        api_key=SecretStr("sk-selftest"),
+        timeout_s=HUNG_TIMEOUT_S,
+        retries=2,
+        turn_deadline_s=HUNG_DEADLINE_S,
+    )
+    try:
+        question = bank["algo-07"]
+        brain = LLMBrain(settings)
+        started = time.monotonic()
+        await brain.assess(
+            question, "PPO clips the probability ratio to [1-eps, 1+eps] so each update stays small.", None
+        )
+        return time.monotonic() - started
+    finally:
+        hung.close()
+
+
 def provider_suites(bank: Bank) -> list[Suite]:
     from agent.brains.llm.client import litellm_installed
 
@@ -142,6 +179,16 @@ def provider_suites(bank: Bank) -> list[Suite]:
                 faults.notes.append(f"{fault}: {problem}")
             else:
                 faults.survived += 1
+        hung = await _hung_provider_turn(bank)
+        faults.tried += 1
+        if hung >= HUNG_TIMEOUT_S:
+            faults.failures += 1
+            faults.notes.append(f"hung provider: the turn waited {hung:.1f} s, for the provider's own timeout")
+        else:
+            faults.survived += 1
+            faults.notes.append(
+                f"hung provider: the turn took {hung:.1f} s against its deadline of {HUNG_DEADLINE_S:g} s"
+            )
         provider = LLMServer()
         try:
             obeying = await _obeying_model(bank, provider)

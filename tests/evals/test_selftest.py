@@ -63,8 +63,9 @@ def test_a_crashing_scorer_is_counted_not_raised(monkeypatch):
 @pytest.mark.slow
 def test_provider_faults_lose_no_turn_and_an_obeying_model_is_overruled():
     faults, obeying = provider_suites(BANK)
-    assert_clean(faults, 6)  # timeout, 429, 500, invalid JSON, cut stream, provider down
+    assert_clean(faults, 7)  # timeout, 429, 500, invalid JSON, cut stream, provider down, hung provider
     assert faults.failure_label == "turns lost"
+    assert any(note.startswith("hung provider: the turn took") for note in faults.notes), faults.notes
     assert_clean(obeying, len(adversarial_answers()))
     assert obeying.failure_label == "mis-scored"
 
