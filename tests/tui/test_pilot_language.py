@@ -7,6 +7,8 @@ The expected words are written here, not read from prompts/labels.yaml: a wrong 
 from __future__ import annotations
 
 import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 from textual.widgets import TextArea
 from tui_helpers import (
@@ -39,16 +41,22 @@ def editor_title(screen) -> str:
     return str(screen.query_one("#answer", TextArea).border_title)
 
 
+@asynccontextmanager
+async def interview_room(make_app, lang: str) -> AsyncIterator[tuple]:
+    """A new two-question session in `lang`, on its first question: (app, pilot, screen)."""
+    app = make_app(["algo-07", "infra-01"], lang=lang)
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        yield app, pilot, app.screen
+
+
 def assert_no_english_label(shown: str) -> None:
     left = [word for word in ENGLISH_LABELS if word in shown]
     assert not left, f"English labels {left} in a Chinese session:\n{shown}"
 
 
 async def test_a_chinese_session_shows_the_panel_editor_and_speakers_in_chinese(make_app, bank):
-    app = make_app(["algo-07", "infra-01"], lang="zh")
-    async with app.run_test(size=SIZE) as pilot:
-        await start(pilot)
-        screen = app.screen
+    async with interview_room(make_app, "zh") as (app, pilot, screen):
         panel = panel_text(screen)
         for words in ("第 1 题，共 2 题", "方向\n算法", "主题\n", "追问 0/3", "用时 00:00", "深度 -"):
             assert words in panel, (words, panel)
@@ -118,10 +126,7 @@ async def test_a_resumed_chinese_session_speaks_chinese_in_an_english_app(make_a
 
 
 async def test_an_english_session_keeps_its_english_words(make_app, bank):
-    app = make_app(["algo-07", "infra-01"], lang="en")
-    async with app.run_test(size=SIZE) as pilot:
-        await start(pilot)
-        screen = app.screen
+    async with interview_room(make_app, "en") as (app, pilot, screen):
         panel = panel_text(screen)
         expected = (
             "Question 1 of 2\nalgo-07\n\nSection\nalgorithm\n\nTopics\n"
