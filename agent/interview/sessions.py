@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from common.errors import InputError
+from common.file_lock import file_lock
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
@@ -135,7 +136,9 @@ class SessionIndex:
         try:
             if cut_to_nothing(path, lambda: checkpoints.exists() and checkpoints.stat().st_size > 0):
                 raise sqlite3.DatabaseError("0 bytes, although the checkpoints next to it hold sessions")
-            with closing(self._connect()) as db:
+            # As for the checkpoints: switching a new file to WAL fails at once with "database is
+            # locked" when two processes do it together on a fresh home, so one at a time does it.
+            with file_lock(path.with_name(path.name + ".lock")), closing(self._connect()) as db:
                 db.executescript(SCHEMA)
         except sqlite3.DatabaseError as exc:
             raise SessionDBError(

@@ -42,6 +42,7 @@ from fsrs import Card, Rating, Scheduler
 from agent.judge.scoring import depth_of
 from agent.state import Evidence
 from common.errors import InputError
+from common.file_lock import file_lock
 from knowledge.bank import Bank
 from knowledge.models import Question
 
@@ -215,7 +216,8 @@ class Profile:
     def __init__(self, path: Path):
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
-        with self._db() as db:
+        # Two processes switching a new file to WAL together: one fails at once with "locked".
+        with file_lock(path.with_name(path.name + ".lock")), self._db() as db:
             db.executescript(SCHEMA)
 
     @contextlib.contextmanager

@@ -168,25 +168,37 @@ OPEN_AT = """
 import asyncio, sys, time
 from common.settings import load_settings
 from agent.interview.runner import open_checkpointer
+from agent.interview.sessions import SessionIndex
+from agent.learner.profile import Profile, profile_path
 
 async def main() -> None:
+    settings = load_settings()
     while time.time() < float(sys.argv[1]):  # every process opens at the same instant
         time.sleep(0.001)
-    async with open_checkpointer(load_settings()):
-        await asyncio.sleep(0.05)
+    if sys.argv[2] == "checkpoints":
+        async with open_checkpointer(settings):
+            await asyncio.sleep(0.05)
+    elif sys.argv[2] == "sessions":
+        SessionIndex(settings.sessions_db).list()
+    else:
+        Profile(profile_path(settings)).history()
 
 asyncio.run(main())
 """
 
 
-@pytest.mark.parametrize("round_", range(4))
-def test_sessions_starting_together_on_a_fresh_home_all_open_their_checkpoints(tmp_path, round_):
-    """Switching a new checkpoints file to WAL fails at once, not after the busy wait, when another
-    process does it too: one of three sessions started together used to stop with "damaged"."""
+@pytest.mark.parametrize("store", ["checkpoints", "sessions", "profile"])
+@pytest.mark.parametrize("round_", range(3))
+def test_sessions_starting_together_on_a_fresh_home_all_open_their_stores(tmp_path, store, round_):
+    """Switching a new SQLite file to WAL fails at once, not after the busy wait, when another process
+    does it too: one of three sessions started together used to stop with "damaged" (the checkpoints,
+    and later the session index and the profile, which CI and a 4-process loop caught 15 in 240)."""
     start = time.time() + 3  # after the imports of every process
     procs = [
-        subprocess.Popen([sys.executable, "-c", OPEN_AT, str(start)], stderr=subprocess.PIPE, env=cli_env(tmp_path))
-        for _ in range(3)
+        subprocess.Popen(
+            [sys.executable, "-c", OPEN_AT, str(start), store], stderr=subprocess.PIPE, env=cli_env(tmp_path)
+        )
+        for _ in range(4)
     ]
     errors = [p.communicate(timeout=120)[1].decode() for p in procs]
-    assert [p.returncode for p in procs] == [0, 0, 0], errors
+    assert [p.returncode for p in procs] == [0, 0, 0, 0], errors
