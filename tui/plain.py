@@ -23,6 +23,7 @@ from agent.interview.events import (
     SessionDone,
     Token,
 )
+from agent.interview.report import report_files
 from agent.interview.runner import Interview
 from agent.labels import Labels, labels
 from agent.state import CandidateAction
@@ -93,7 +94,7 @@ class Renderer:
             case DraftKept():
                 return f"{say('draft_kept')}\n{clean_for_display(event.text)}\n"
             case Assessed():
-                flags = f" ({', '.join(event.flags)})" if event.flags else ""
+                flags = f" ({', '.join(say.name('flags', f) for f in event.flags)})" if event.flags else ""
                 offline = (
                     f" [{say('scored_offline_short', reason=event.fallback_reason)}]" if event.fallback_reason else ""
                 )
@@ -127,6 +128,9 @@ async def drive(interview: Interview, first: AsyncIterator[Event], reader: LineR
         async for event in events:
             renderer.show(event)
             if isinstance(event, SessionDone):  # the report is exported by then
+                markdown = report_files(interview.reports, interview.session_id)[0]
+                if not renderer.jsonl and markdown.exists():
+                    renderer.out.write(renderer.say("report_saved", path=markdown) + "\n")
                 return event.status
         if interview.waiting is None:
             return "finished"

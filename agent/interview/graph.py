@@ -28,6 +28,7 @@ from agent.interview.events import Assessed, PartShown, Prompted, QuestionDone, 
 from agent.interview.policy import Limits, decide, stalls_after
 from agent.interview.replies import has_content, judge_reply, judged_text, mark_hinted, read_reply, unchanged
 from agent.interview.retrieval import Retriever
+from agent.judge.scoring import reason_in
 from agent.state import (
     Amended,
     Assessment,
@@ -267,7 +268,7 @@ def close(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[
         summary = QuestionSummary(
             question=qid,
             depth=assessment.depth,
-            reason=assessment.reason,
+            reason=reason_in(bank[qid], assessment, state.get("lang", "en")),
             covered=assessment.covered,
             missed=assessment.missed if assessment.covered else [kp.id for kp in bank[qid].key_points],
             misconceptions=list(all_misconceptions.values()),

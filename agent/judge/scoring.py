@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from agent.judge.claims import SentenceClaims, about_another_concept, collect, read_sentences
 from agent.judge.meaning import MeaningJudge
+from agent.labels import labels
 from agent.state import Assessment, Evidence, Flag, MisconceptionHit
 from agent.text import (
     DONT_KNOW,
@@ -34,7 +35,7 @@ from agent.text import (
     one_per_line,
     sentences,
 )
-from knowledge.models import DEPTH_NAMES, Question
+from knowledge.models import Question
 
 
 @dataclass(frozen=True)
@@ -333,25 +334,35 @@ def reason_for(
     missed: list[str],
     flags: list[Flag],
     built_on_wrong: bool = False,
+    lang: str = "en",
 ) -> str:
     """The one-line reason shown with a depth: what was shown, the lowest point missing, the limits."""
-    parts = [f"Depth {depth} ({DEPTH_NAMES[depth]})"]
+    say = labels(lang)
+    parts = [say("reason_depth", depth=depth, name=say.depth_name(depth))]
     if covered:
-        parts.append("showed " + ", ".join(e.key_point for e in covered))
+        parts.append(say("reason_showed", points=", ".join(e.key_point for e in covered)))
     if missed:
         lowest = question.key_point(missed[0])
-        parts.append(f"not yet: {lowest.id} (level {lowest.level})")
-    limits = {
-        Flag.keyword_list: "terms listed without explanation count as recall at most",
-        Flag.misconception: "a stated misconception caps the answer at recall",
-        Flag.grader_instruction: "instructions to the grader were ignored",
-        Flag.gibberish: "the answer is not readable text",
-        Flag.off_topic: "the answer does not address the question",
-        Flag.other_concept: "the answer explains a neighbouring concept, not the one asked",
-        Flag.dont_know: "the candidate did not know",
-        Flag.empty: "no answer",
-    }
-    if built_on_wrong:
-        limits[Flag.misconception] = "an answer built on wrong claims shows nothing"
-    parts.extend(limits[f] for f in flags if f in limits)
-    return "; ".join(parts) + "."
+        parts.append(say("reason_not_yet", point=lowest.id, level=lowest.level))
+    for flag in flags:
+        key = "built_on_wrong" if built_on_wrong and flag is Flag.misconception else flag.value
+        if key in REASON_LIMITS:
+            parts.append(say.name("reason_limits", key))
+    return say("reason_separator").join(parts) + say("reason_end")
+
+
+REASON_LIMITS = {"keyword_list", "misconception", "built_on_wrong", "grader_instruction", "gibberish"}
+REASON_LIMITS |= {"off_topic", "other_concept", "dont_know", "empty"}
+"""The flags that limit a depth, named in the reason (`reason_limits` in prompts/labels.yaml)."""
+
+
+def reason_in(question: Question, assessment: Assessment, lang: str) -> str:
+    """An assessment's reason in the session's language (0 beside a misconception: built on wrong
+    claims). What a model brain added after the rubric's reason stays in the model's words."""
+    if lang == "en":
+        return assessment.reason
+    built_on_wrong = Flag.misconception in assessment.flags and assessment.depth == 0
+    args = (question, assessment.depth, assessment.covered, assessment.missed, list(assessment.flags), built_on_wrong)
+    english = reason_for(*args)
+    added = assessment.reason[len(english) :].strip() if assessment.reason.startswith(english) else ""
+    return " ".join(filter(None, [reason_for(*args, lang=lang), added]))

@@ -90,3 +90,4 @@ async def test_markdown_export_of_a_chinese_session_is_in_chinese(make_app, bank
         await settle(pilot)
     markdown = (home / "reports" / "tui-0001.md").read_text(encoding="utf-8")
     assert bank["infra-01"].prompt.zh in markdown, "the export shows the English prompt of a Chinese session"
+    assert "深度" in markdown and "not yet" not in markdown and "Depth" not in markdown, "the reason line is English"

@@ -74,3 +74,11 @@ def test_a_recovered_reply_in_the_jsonl_stream_says_what_it_answers_and_what_was
         "answer",
         "the ratio",
     )
+
+
+@pytest.mark.parametrize(("lang", "shown", "not_shown"), [("en", "off topic", "off_topic"), ("zh", "偏题", "off")])
+def test_a_flag_in_the_plain_terminal_is_in_the_session_language(bank, lang, shown, not_shown):
+    """A Chinese session showed "(off_topic)", the enum's own name, after a judged answer."""
+    out = io.StringIO()
+    Renderer(out, jsonl=False, bank=bank, lang=lang).show(Assessed(question="algo-07", depth=0, flags=("off_topic",)))
+    assert shown in out.getvalue() and not_shown not in out.getvalue()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from pathlib import Path
 
 import pytest
 from agent_helpers import (
@@ -407,3 +408,13 @@ def test_cli_invalid_utf8_and_ansi_then_quit_and_resume(tmp_path):
     assert events[-1] == {"type": "session_done", "session_id": row.id, "status": "ended"}
     [row] = SessionIndex(tmp_path / "sessions.sqlite").list()
     assert row.status == "ended"
+
+
+def test_a_plain_session_ends_by_saying_where_its_report_is(tmp_path):
+    """The plain front end ended on "Session … ended." and left the candidate to find the report."""
+    result = run_cli(tmp_path, "interview", "--plain", "--question", "algo-07", "--lang", "zh", stdin=b"/end\n")
+    assert result.returncode == 0, result.stderr.decode()
+    [line] = [line for line in result.stdout.decode("utf-8").splitlines() if line.startswith("报告：")]
+    path = Path(line.removeprefix("报告："))
+    assert path.parent == tmp_path / "reports" and path.suffix == ".md"
+    assert "面试报告" in path.read_text(encoding="utf-8")
