@@ -74,6 +74,12 @@ CLARIFY = re.compile(
     r"你是说|你指的是|是指|指的是|问的是|要不要考虑|需不要|是不是指|还是.{0,20}[？?]\s*$|考虑.{0,20}还是",
     _I,
 )
+ABOUT_FORM = re.compile(
+    r"\b(formulas?|equations?|math|maths|derivations?|derive|proofs?|how (much )?detail(ed)?|how deep|how long|"
+    r"in depth|high[- ]level|code|pseudo-?code|examples?)\b|公式|推导|数学|证明|多详细|多深|多长|细节|代码|伪代码|例子|举例",
+    re.IGNORECASE,
+)
+"""A question back about the answer's form (formulas? how detailed?) rather than about what is asked."""
 QUESTION_END = re.compile(r"[?？][\s.…]*$|[吗呢][。.]?\s*$")
 CAUSAL = re.compile(
     r"\b(because|since|so that|therefore|thus|hence|which means)\b|^\s*(so|then)\b|因为|所以|因此|从而|导致", re.I

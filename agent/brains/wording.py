@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from string import Formatter
 
-from agent.brains.listening import FILLER, META_LEAD, clarification_for, stems
+from agent.brains.listening import ABOUT_FORM, FILLER, META_LEAD, clarification_for, stems
 from agent.brains.parts import untouched_parts
 from agent.brains.request import WriteRequest
 from agent.prompts import load_yaml
@@ -299,7 +299,7 @@ def respond(kind: str, question: Question, lang: str, turn_number: int, asked: s
     if kind == "clarify":
         entry = clarification_for(question, text)
         if entry is None:
-            return voice.say("clarify_unknown", asked=asked)
+            return voice.say("clarify_form" if ABOUT_FORM.search(text) else "clarify_unknown", asked=asked)
         return voice.say("clarify", answer=entry.answer.get(lang), asked=asked)
     if kind == "repeat":
         return voice.say("repeat", asked=asked)

@@ -111,6 +111,23 @@ async def test_a_clarifying_question_in_chinese(graph_driver, bank):
     assert driver.waiting["text"].endswith(question.prompt.zh)
 
 
+@pytest.mark.parametrize(
+    ("lang", "asked_back", "says"),
+    [("en", "Do you want the formula?", "formula"), ("zh", "需要写公式推导吗？", "公式")],
+)
+async def test_a_question_about_the_answers_form_gets_a_reply_about_form(graph_driver, bank, lang, asked_back, says):
+    """The bank has no entry for it; the reply was "take whichever reading seems most natural to
+    you", which answers a question about two readings, not one about formulas or detail."""
+    question = bank["algo-07"]
+    driver = graph_driver(plan=["algo-07"], lang=lang)
+    await driver.start()
+    await driver.reply("answer", asked_back)
+    assert driver.values["turns"][-1].heard is Heard.clarify
+    text = driver.waiting["text"]
+    assert says in text and text.endswith(question.prompt.get(lang))
+    assert "reading" not in text and "理解" not in text
+
+
 async def test_repeat_and_wait_in_words_cost_no_follow_up(graph_driver, bank):
     driver = graph_driver(plan=KL)
     await driver.start()
