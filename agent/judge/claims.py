@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
+from agent.judge.siblings import names_a_sibling_instead
 from agent.state import Evidence, MisconceptionHit
 from agent.text import asserts, explains, find_cue, normalise, size
 from knowledge.models import Question
@@ -91,7 +92,7 @@ def _by_cues(question: Question, sentence: str) -> SentenceClaims:
         if not cue:
             continue
         out.mentioned = True
-        if kp.level == 1 or explanatory:
+        if (kp.level == 1 or explanatory) and not names_a_sibling_instead(kp, sentence):
             out.points.append(PointClaim(kp.id, kp.level, sentence, "cue", cue=cue))
     out.misconceptions = [
         WrongClaim(w.id, sentence, "cue") for w in question.misconceptions if asserts(sentence, w.cues.all())
@@ -165,6 +166,7 @@ def _apply_levels_and_cues(question: Question, claims: SentenceClaims) -> None:
             claims.points.append(dataclasses.replace(cue_claim, strength=round(p, 3)))
             if claims.near_miss is not None and claims.near_miss.key_point == cue_claim.key_point:
                 claims.near_miss = None  # the cue made it
+    claims.points = [c for c in claims.points if not names_a_sibling_instead(question.key_point(c.key_point), sentence)]
     named = {w.misconception for w in claims.misconceptions}
     claims.misconceptions += [w for w in cued.misconceptions if w.misconception not in named]
     claims.mentioned = cued.mentioned or bool(claims.points)

@@ -116,6 +116,29 @@ def test_a_formula_or_a_definition_in_few_words_is_credited(scorer, qid, answer,
     assert not result.misconceptions
 
 
+@pytest.mark.parametrize(
+    ("qid", "wrong", "right", "point"),
+    [
+        # From the eighth session's user trial: the planted k1 claim was credited as the k3 point.
+        (
+            "algo-08",
+            "GRPO 用的是 k1 估计器：比值减 1 再减 log 比值，每个 token 上都是非负的。",
+            "GRPO 用的是 k3 估计器：比值减 1 再减 log 比值，每个 token 上都是非负的。",
+            "k3-estimator",
+        ),
+        (
+            "infra-13",
+            "slime sees the bottleneck as synchronous waiting: the longest sample sets the step time.",
+            "AReaL sees the bottleneck as synchronous waiting: the longest sample sets the step time.",
+            "areal-sync-is-the-problem",
+        ),
+    ],
+)
+def test_a_claim_about_the_wrong_member_of_a_family_is_not_credited(scorer, qid, wrong, right, point):
+    assert point in {e.key_point for e in assess(scorer, qid, right).covered}
+    assert point not in {e.key_point for e in assess(scorer, qid, wrong).covered}
+
+
 def test_credited_points_say_which_sentence_which_signal_and_how_strongly(scorer):
     result = assess(scorer, "algo-02", ALGO_02_PLAIN)
     meaning = [e for e in result.covered if e.how == "meaning"]

@@ -1,0 +1,119 @@
+"""Things that come in families, where naming the wrong member is the whole error.
+
+"GRPO uses the k1 estimator, which is non-negative per token" has every word of the k3 point but
+k3 itself; e5 puts the two sentences side by side and a cue phrase cannot tell them apart. A point
+whose statement names a member of a family (k3, expert parallelism, the reference model) is not
+credited by a sentence that names another member of that family and not the point's own, unless
+the sentence contrasts them ("unlike k1, ..."). The families are ours: the confusions the bank's
+questions invite, not a list fitted to any answer.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from knowledge.models import KeyPoint
+
+
+def _parallel(en: str, zh: str) -> str:
+    """Tensor parallelism ("tensor parallelism"), also as the first of a list ("tensor, pipeline and expert parallelism")."""
+    return rf"\b{en}(?:(?:,| and| or|/)\s*[a-z]+)*[- ]parallel|{zh}(?:[、和与/][\u4e00-\u9fff]{{1,4}})*并行"
+
+
+ROLES: dict[str, dict[str, str]] = {
+    # Not Kimi's models (k1.5, K2).
+    "kl-estimator": {k: rf"(?<!kimi )\b{k}\b(?!\.\d)" for k in ("k1", "k2", "k3")},
+    "kl-direction": {
+        "forward": r"\bforward[- ]kl\b|\bkl\(p\s*\|\|\s*q|前向 ?kl|正向 ?kl",
+        "reverse": r"\breverse[- ]kl\b|\bkl\(q\s*\|\|\s*p|反向 ?kl|逆向 ?kl",
+    },
+    "parallelism": {
+        short: rf"\b{short}\b|{_parallel(en, zh)}"
+        for short, en, zh in (
+            ("tp", "tensor", "张量"),
+            ("ep", "expert", "专家"),
+            ("pp", "pipeline", "流水线"),
+            ("cp", "context", "上下文"),
+            ("dp", "data", "数据"),
+        )
+    },
+    "number-format": {
+        "fp8": r"\bfp8\b",
+        "int8": r"\bint8\b",
+        "bf16": r"\bbf16\b|bfloat16",
+        "fp16": r"\bfp16\b|float16",
+        "int4": r"\bint4\b",
+    },
+    "fp8-layout": {"e4m3": r"\be4m3\b", "e5m2": r"\be5m2\b"},
+    "anchor-policy": {
+        "reference": r"\breference (model|policy)\b|\bπ_?ref\b|\bpi_?ref\b|参考模型|参考策略",
+        "old": r"\bold policy\b|\bπ_?old\b|\bpi_?old\b|旧策略|老策略",
+    },
+    "zero-stage": {f"zero-{n}": rf"zero[- ]?(?:[123]/)*{n}\b" for n in "123"},  # also ZeRO-1/2/3
+}
+"""Families whose member a point's statement names is what the point is about."""
+
+SYSTEMS: dict[str, dict[str, str]] = {
+    "inference-phase": {"prefill": r"\bprefill|预填充", "decode": r"\bdecod|解码阶段"},
+    "inference-engine": {"vllm": r"\bvllm\b", "sglang": r"\bsglang\b", "trt": r"tensorrt"},
+    "rl-framework": {
+        "slime": r"\bslime\b",
+        "areal": r"\bareal\b",
+        "verl": r"\bverl\b",
+        "openrlhf": r"\bopenrlhf\b",
+        "pipelinerl": r"\bpipeline ?rl\b",
+    },
+    "training-backend": {"megatron": r"\bmegatron\b", "fsdp": r"\bfsdp\b", "deepspeed": r"\bdeepspeed\b"},
+    "algorithm": {name: rf"\b{name}\b" for name in ("ppo", "grpo", "dapo", "gspo", "cispo", "dpo", "rloo", "trpo")},
+}
+"""Systems and methods, which statements also cite as examples: a point is about one only when its
+id names it (`areal-sync-is-the-problem`)."""
+
+FAMILIES = ROLES | SYSTEMS
+
+CONTRAST = re.compile(
+    r"\b(unlike|instead of|rather than|compared (to|with)|whereas|as opposed to|versus|vs)\b|不同于|而不是|而非|相比|不像"
+)
+"""A sentence that sets two members against each other names both on purpose."""
+
+
+@cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+def members(text: str, families: dict[str, dict[str, str]] = FAMILIES) -> dict[str, set[str]]:
+    """The family members a lower-cased text names, by family."""
+    found: dict[str, set[str]] = {}
+    for family, named in families.items():
+        hits = {member for member, pattern in named.items() if _compiled(pattern).search(text)}
+        if hits:
+            found[family] = hits
+    return found
+
+
+@cache
+def _own(point_id: str, statement: str, cues: tuple[str, ...]) -> dict[str, set[str]]:
+    """What the point is about, per family: the members its id names, else the one role its
+    statement names (a statement naming several compares or lists them); with either, the members
+    its cue phrases name ("dp attention" for EP vs TP)."""
+    by_id = members(point_id.replace("-", " "))
+    single = {family: named for family, named in members(statement.lower(), ROLES).items() if len(named) == 1}
+    about = {**single, **by_id}
+    cued = members(" | ".join(cues).lower())
+    return {family: named | cued.get(family, set()) for family, named in about.items()}
+
+
+def names_a_sibling_instead(point: KeyPoint, sentence: str) -> bool:
+    """Does the sentence name another member of a family the point's statement names, and not the
+    point's own member, without contrasting them?"""
+    own = _own(point.id, point.statement, tuple(point.cues.all()))
+    if not own:
+        return False
+    said = members(sentence.lower())
+    for family, mine in own.items():
+        theirs = said.get(family, set())
+        if theirs and not theirs & mine and not CONTRAST.search(sentence.lower()):
+            return True
+    return False
