@@ -88,7 +88,7 @@ class Renderer:
             case Prompted(kind="ask"):
                 return f"\n[{event.number}/{event.of} {event.question}] {clean_for_display(event.text)}\n> "
             case Prompted():
-                return f"\n[{event.kind.replace('_', '-')}] {clean_for_display(event.text)}\n> "
+                return f"\n[{say.name('speakers', event.speaker)}] {clean_for_display(event.text)}\n> "
             case Recovered():
                 return f"\n{say('recovered', prompt=clean_for_display(event.prompt.text)[:80])}\n"
             case DraftKept():

@@ -69,6 +69,12 @@ class Prompted(Event):
         return self.kind
 
     @property
+    def speaker(self) -> str:
+        """Who speaks, for the label over the line: a reply to a request (a pause, a clarifying
+        question) on a follow-up or a hint is the interviewer's own line, not another hint."""
+        return "reply" if self.base is not None and self.kind != "ask" else self.kind
+
+    @property
     def opens_question(self) -> bool:
         """The question itself (or a drill's opening probe), not a follow-up or a hint on it."""
         return self.kind == "ask"

@@ -201,7 +201,7 @@ class InterviewScreen(AppScreen):
             self.streaming.remove()
             self.streaming = None
         question = self.app.services.bank[event.question]
-        speaker = self.say.name("speakers", event.kind)
+        speaker = self.say.name("speakers", event.speaker)
         transcript.add_interviewer(event.text, f"{speaker} · {event.number}/{event.of} · {question.id}")
         side.number, side.of, side.question = event.number, event.of, question.id
         side.section, side.topics = question.section.value, ", ".join(question.topics)

@@ -82,3 +82,16 @@ def test_a_flag_in_the_plain_terminal_is_in_the_session_language(bank, lang, sho
     out = io.StringIO()
     Renderer(out, jsonl=False, bank=bank, lang=lang).show(Assessed(question="algo-07", depth=0, flags=("off_topic",)))
     assert shown in out.getvalue() and not_shown not in out.getvalue()
+
+
+@pytest.mark.parametrize(("lang", "label"), [("en", "[Interviewer]"), ("zh", "[面试官]")])
+def test_a_pause_after_a_hint_is_the_interviewers_line_not_another_hint(bank, lang, label):
+    """"let me think" after a hint was answered with "[hint] Take your time." in the plain terminal."""
+    wait = Prompted(kind="hint", question="algo-07", text="Take your time.", number=1, of=1, turn=2, base="A hint: ...")
+    hint = Prompted(kind="hint", question="algo-07", text="A hint: ...", number=1, of=1, turn=1)
+    out = io.StringIO()
+    renderer = Renderer(out, jsonl=False, bank=bank, lang=lang)
+    renderer.show(wait)
+    renderer.show(hint)
+    first, second = (line.strip() for line in out.getvalue().split("\n> ")[:2])
+    assert first.startswith(label) and not second.startswith(label)
