@@ -95,6 +95,8 @@ def sessions(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     if as_json:
         sys.stdout.write(json.dumps([r.as_dict() for r in rows], indent=2) + "\n")
         return
+    if not rows:
+        typer.echo(f"No sessions yet in {settings.home}: start one with rl-interview.")
     for r in rows:
         depth = f"{r.average_depth:.2f}" if r.average_depth is not None else "-"
         typer.echo(f"{r.id}  {r.started}  {r.status:<8}  avg depth {depth:>4}  {', '.join(r.plan)}")
@@ -130,7 +132,9 @@ async def _report_text(settings: Settings, session_id: str | None, fmt: str) -> 
         rows = services.index.list()
         row = services.index.get(session_id) if session_id else (rows[0] if rows else None)
         if row is None:
-            raise fail(f"no session {session_id or ''} found; see: rl-interview sessions")
+            if session_id:
+                raise fail(f"no session {session_id} found; see: rl-interview sessions")
+            raise fail("no sessions yet: start one with rl-interview")
         state = await services.interview(row.id).state()
         built = build_report(state, services.bank)
         return (

@@ -418,3 +418,13 @@ def test_a_plain_session_ends_by_saying_where_its_report_is(tmp_path):
     path = Path(line.removeprefix("报告："))
     assert path.parent == tmp_path / "reports" and path.suffix == ".md"
     assert "面试报告" in path.read_text(encoding="utf-8")
+
+
+def test_report_and_sessions_on_a_new_home_say_there_is_nothing_yet(tmp_path):
+    """`report` said "no session  found" (a blank where the id goes) and `sessions` printed nothing."""
+    report = run_cli(tmp_path, "report")
+    assert report.returncode != 0 and b"Traceback" not in report.stderr
+    assert "no sessions yet" in report.stderr.decode() and "  found" not in report.stderr.decode()
+    listing = run_cli(tmp_path, "sessions")
+    assert listing.returncode == 0 and "No sessions yet" in listing.stdout.decode()
+    assert json.loads(run_cli(tmp_path, "sessions", "--json").stdout) == []
