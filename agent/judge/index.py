@@ -75,8 +75,31 @@ class Contrast:
 def same_polarity(sentence: str, exemplar: str) -> bool:
     """Do both say it, or both deny it? Embeddings put "PPO takes the max" and "it is a myth that PPO
     takes the max" side by side; an odd number of negations more in one of them flips the claim.
-    On the dev sentences this halves the denials taken for the misconception they deny."""
-    return len(NEGATION.findall(sentence)) % 2 == len(NEGATION.findall(exemplar)) % 2
+    On the dev sentences this halves the denials taken for the misconception they deny. A word
+    negated by its prefix counts too: "keeps the gradient unbiased" against "biases the gradient"."""
+    flips = len(NEGATION.findall(sentence)) + len(NEGATION.findall(exemplar)) + antonyms(sentence, exemplar)
+    return flips % 2 == 0
+
+
+NEGATED_WORD = re.compile(
+    r"\b(?:un(?!der|til|i|like)|non-?)([a-z]{4,})|[无非](?![常论])([\u4e00-\u9fff])", re.IGNORECASE
+)
+"""A prefix that negates its word; not "under", "until", "unit", "unlike", 非常 (very), 无论 (whatever)."""
+
+
+def antonyms(one: str, other: str) -> int:
+    """How many words one text negates by a prefix (unbiased, non-negative, 无偏, 非负) whose stem the
+    other text says without it."""
+
+    def negated(text: str) -> set[str]:
+        return {(m.group(1) or m.group(2)).lower()[:4] for m in NEGATED_WORD.finditer(text)}
+
+    def said(text: str) -> str:
+        return NEGATED_WORD.sub(" ", text.lower())
+
+    return sum(stem in said(other) for stem in negated(one) - negated(other)) + sum(
+        stem in said(one) for stem in negated(other) - negated(one)
+    )
 
 
 def _max(block: np.ndarray) -> np.ndarray:

@@ -9,6 +9,7 @@ import pytest
 
 from agent.interview.policy import Limits, decide
 from agent.judge.heads import HEAD_FILE, Heads
+from agent.judge.index import antonyms
 from agent.judge.meaning import open_judge, shared_judge
 from agent.judge.scoring import RubricScorer
 from agent.state import CandidateAction, Flag, QuestionProgress
@@ -74,6 +75,29 @@ def test_an_inflected_misconception_is_recognised(scorer):
 def test_its_denial_is_not_the_misconception(scorer):
     answer = "PPO does not take the max of the two terms; it takes the min, which makes the objective pessimistic."
     assert "ppo-takes-max" not in {m.misconception for m in assess(scorer, "algo-07", answer).misconceptions}
+
+
+def test_a_word_negated_by_its_prefix_is_not_the_misconception_it_negates(scorer):
+    """A user trial's sentence, challenged as "a baseline biases the gradient" before."""
+    answer = "Subtracting a baseline keeps the policy gradient unbiased while reducing its variance."
+    result = assess(scorer, "algo-05", answer)
+    assert "baseline-adds-bias" not in {m.misconception for m in result.misconceptions}
+    assert result.depth > 0 or Flag.misconception not in result.flags
+
+
+@pytest.mark.parametrize(
+    ("one", "other", "flips"),
+    [
+        ("keeps the gradient unbiased", "biases the gradient", 1),
+        ("k3 is non-negative per token", "k3 can be negative per token", 1),
+        ("梯度是无偏的", "梯度有偏", 1),
+        ("an unbiased estimate", "the unbiased estimator", 0),
+        ("unlike k1, it looks like a bound", "it is like k1", 0),
+        ("非常常见", "常见", 0),
+    ],
+)
+def test_antonyms_by_prefix(one, other, flips):
+    assert antonyms(one, other) == antonyms(other, one) == flips
 
 
 def test_a_correct_explanation_of_another_concept_shows_nothing_for_the_one_asked(scorer):
