@@ -225,6 +225,9 @@ class Pending(_Model):
     base: str | None = None
     """What is being asked, without a reply in front of it (to a clarifying question, a request to
     repeat, a pause); None when `text` is just that."""
+    answering: str | None = None
+    """The request this line answers ("clarify" or "wait"): the interviewer's own reply, shown as such,
+    not as another follow-up or hint. None for the line that asks."""
 
     @property
     def asking(self) -> str:

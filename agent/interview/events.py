@@ -63,6 +63,8 @@ class Prompted(Event):
     base: str | None = None
     """What is being asked, without the reply in front of it (to a clarifying question, a request
     to repeat, a pause); None when `text` is just that."""
+    answering: str | None = None
+    """The request this line answers ("clarify", "wait"); None for a line that asks."""
 
     @property
     def type(self) -> str:
@@ -72,7 +74,7 @@ class Prompted(Event):
     def speaker(self) -> str:
         """Who speaks, for the label over the line: a reply to a request (a pause, a clarifying
         question) on a follow-up or a hint is the interviewer's own line, not another hint."""
-        return "reply" if self.base is not None and self.kind != "ask" else self.kind
+        return "reply" if self.answering is not None and self.kind != "ask" else self.kind
 
     @property
     def opens_question(self) -> bool:

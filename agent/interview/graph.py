@@ -105,6 +105,7 @@ def ask(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Li
         follow_ups=progress_of(state).follow_ups,
         target=pending.target,
         base=pending.base,
+        answering=pending.answering,
     )
     reply: Reply = interrupt(asdict(prompt))  # checkpoints keep plain dicts: what a front end reads back
     # A reply saved by an earlier release holds the action's value, a str: read both the same way.
@@ -114,7 +115,7 @@ def ask(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Li
         turns = state.get("turns") or []
         if turns and turns[-1].heard in (Heard.wait, Heard.clarify):
             # The line on screen answered a pause or a question back: say the question again instead.
-            again = pending.model_copy(update={"text": pending.asking, "base": None})
+            again = pending.model_copy(update={"text": pending.asking, "base": None, "answering": None})
             return Command(update={"pending": again}, goto="ask")
         return Command(goto="ask")
     if action is CandidateAction.end:
@@ -134,7 +135,8 @@ def ask(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Li
         line = respond(
             heard.value, runtime.context.bank[pending.question], state.get("lang", "en"), spoken, pending.asking, text
         )
-        again = pending.model_copy(update={"text": line, "base": pending.asking})
+        replying = heard.value if heard in (Heard.clarify, Heard.wait) else None  # a repeat asks again
+        again = pending.model_copy(update={"text": line, "base": pending.asking, "answering": replying})
         return Command(update={"turns": turn, "pending": again, "spoken": spoken + 1}, goto="ask")
     return Command(update={"turns": turn}, goto="retrieve")
 

@@ -87,7 +87,9 @@ def test_a_flag_in_the_plain_terminal_is_in_the_session_language(bank, lang, sho
 @pytest.mark.parametrize(("lang", "label"), [("en", "[Interviewer]"), ("zh", "[面试官]")])
 def test_a_pause_after_a_hint_is_the_interviewers_line_not_another_hint(bank, lang, label):
     """After a hint, "let me think" was answered with "[hint] Take your time." in the plain terminal."""
-    wait = Prompted(kind="hint", question="algo-07", text="Take your time.", number=1, of=1, turn=2, base="A hint: ...")
+    wait = Prompted(
+        kind="hint", question="algo-07", text="Take your time.", number=1, of=1, turn=2, base="A hint", answering="wait"
+    )
     hint = Prompted(kind="hint", question="algo-07", text="A hint: ...", number=1, of=1, turn=1)
     out = io.StringIO()
     renderer = Renderer(out, jsonl=False, bank=bank, lang=lang)

@@ -329,3 +329,16 @@ async def test_an_answer_standing_on_a_wrong_claim_is_corrected_and_redirected_w
     await driver.reply("answer", explain(target.cues.en[0]))
     shown = next(e for e in driver.progress.assessment.covered if e.key_point == target.id)
     assert shown.hinted
+
+
+async def test_a_pause_or_a_question_back_is_answered_as_the_interviewer_and_a_repeat_asks_again(graph_driver):
+    """The reply keeps the prompt's kind (a hint stays a hint for the policy) but says what it
+    answers, so front ends label it as the interviewer's line, not as another hint."""
+    driver = graph_driver(plan=KL)
+    await driver.start()
+    await driver.reply("answer", "I don't know.")
+    assert (driver.waiting["kind"], driver.waiting["answering"]) == ("hint", None)
+    await driver.reply("answer", "Let me think.")
+    assert (driver.waiting["kind"], driver.waiting["answering"]) == ("hint", "wait")
+    await driver.reply("answer", "Can you repeat that?")
+    assert driver.waiting["answering"] is None
