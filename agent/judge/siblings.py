@@ -4,14 +4,16 @@
 k3 itself; e5 puts the two sentences side by side and a cue phrase cannot tell them apart. A point
 whose statement names a member of a family (k3, expert parallelism, the reference model) is not
 credited by a sentence that names another member of that family and not the point's own, unless
-the sentence contrasts them ("unlike k1, ..."). The families are ours: the confusions the bank's
-questions invite, not a list fitted to any answer.
+the sentence contrasts them ("unlike k1, ..."). Nor is a point about a family credited by a
+sentence that makes two of its members one ("the reference model is the old policy"). The families
+are ours: the confusions the bank's questions invite, not a list fitted to any answer.
 """
 
 from __future__ import annotations
 
 import re
 from functools import cache
+from itertools import pairwise
 
 from knowledge.models import KeyPoint
 
@@ -78,6 +80,21 @@ CONTRAST = re.compile(
 """A sentence that sets two members against each other names both on purpose."""
 
 
+IDENTITY_BETWEEN = re.compile(
+    r"\s*(?:(?:is|are|was|=|==|equals|means|i\.e\.,?)\s+(?:(?:just|simply|basically|really|actually|exactly|"
+    r"literally)\s+)?(?:(?:the\s+)?same\s+(?:thing\s+)?as\s+)?(?:the|a|an|your)?|=|==|就是|即|也就是|其实就是|其实是|"
+    r"等于|等同于|是)\s*"
+)
+"""All that stands between two members when a sentence makes them one: "the reference model is the
+old policy", "π_ref = π_old", "参考模型就是旧策略"."""
+
+BOTH_THEN_SAME = (
+    re.compile(r"\s*(?:and|&|和|与|跟)\s*"),
+    re.compile(r"\s*(?:are|is)\s+(?:the\s+same|identical)\b|\s*(?:是|其实是)?(?:同一个|一样的?|相同的?)"),
+)
+"""Or joins them and then says they are the same: "π_ref and π_old are the same model", "参考模型和旧策略是同一个"."""
+
+
 @cache
 def _compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
@@ -105,10 +122,35 @@ def _own(point_id: str, statement: str, cues: tuple[str, ...]) -> dict[str, set[
     return {family: named | cued.get(family, set()) for family, named in about.items()}
 
 
+def _spans(text: str, family: dict[str, str]) -> list[tuple[int, int, str]]:
+    return sorted(
+        (m.start(), m.end(), member) for member, pattern in family.items() for m in _compiled(pattern).finditer(text)
+    )
+
+
+def equated(sentence: str) -> set[str]:
+    """The role families two of whose members the sentence says are one and the same."""
+    text = sentence.lower()
+    out = set()
+    for family, named in ROLES.items():
+        spans = _spans(text, named)
+        for (_, end, first), (start, end2, second) in pairwise(spans):
+            if first == second:
+                continue
+            between = text[end:start]
+            joined, same = BOTH_THEN_SAME
+            if IDENTITY_BETWEEN.fullmatch(between) or (joined.fullmatch(between) and same.match(text, end2)):
+                out.add(family)
+    return out
+
+
 def names_a_sibling_instead(point: KeyPoint, sentence: str) -> bool:
     """Does the sentence name another member of a family the point's statement names, and not the
     point's own member, without contrasting them?"""
     own = _own(point.id, point.statement, tuple(point.cues.all()))
+    same = equated(sentence)
+    if same and same & members(" | ".join([point.statement, *point.cues.all()]).lower(), ROLES).keys():
+        return True  # the sentence makes two members of the point's family one
     if not own:
         return False
     said = members(sentence.lower())

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.judge.siblings import members, names_a_sibling_instead
+from agent.judge.siblings import equated, members, names_a_sibling_instead
 from knowledge.bank import load_bank
 
 BANK = load_bank()
@@ -50,3 +50,29 @@ def test_a_system_cited_as_an_example_is_not_what_the_point_is_about():
     point = BANK["infra-14"].key_point("bounding-staleness")
     assert "areal" in point.statement.lower()
     assert not names_a_sibling_instead(point, "verl has one-step off-policy: generation runs one step ahead.")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "families"),
+    [
+        ("The reference model is the old policy from the previous iteration.", {"anchor-policy"}),
+        ("π_ref = π_old, so the KL keeps each step small.", {"anchor-policy"}),
+        ("参考模型就是旧策略。", {"anchor-policy"}),
+        ("π_ref and π_old are the same model here.", {"anchor-policy"}),
+        ("TP 和 EP 一样，都要 all-reduce。", {"parallelism"}),
+        ("The reference model is the frozen SFT checkpoint, not the old policy.", set()),
+        ("The KL pulls toward the reference model while clipping bounds the ratio to the old policy.", set()),
+        ("k3 has lower variance than k1.", set()),
+    ],
+)
+def test_a_sentence_that_makes_two_members_one(sentence, families):
+    assert equated(sentence) == families
+
+
+def test_making_the_reference_the_old_policy_credits_nothing_about_the_two():
+    """A user trial's bluff was credited as the point that tells them apart (algo-08)."""
+    point = BANK["algo-08"].key_point("kl-ref-vs-trust-region")
+    assert names_a_sibling_instead(point, "The reference model is the old policy, so the KL keeps each step small.")
+    assert not names_a_sibling_instead(
+        point, "The reference KL is not the trust region: each step is bounded by clipping the ratio to the old policy."
+    )
