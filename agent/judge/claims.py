@@ -23,6 +23,24 @@ if TYPE_CHECKING:  # agent.judge.meaning builds these records, so it imports thi
 
 How = Literal["cue", "meaning"]
 
+DISMISSAL = re.compile(
+    r"\b(?:does|do|did|will|would|wo)(?: ?not|n'?t) (?:really |actually |much |even )?matter\b|"
+    r"\b(?:is|are)(?: not|n'?t) (?:really |actually )?(?:a |an )?(?:problem|issue|concern|big deal)\b|"
+    r"\bno need to (?:worry|care)\b|\birrelevant\b|无所谓|不是问题|不重要|不用管|不用担心"
+)
+"""Waving something away ("load imbalance doesn't matter", "staleness 多大都无所谓"): no key point
+says that, but several misconceptions do, and e5 puts the dismissal on top of the point it
+dismisses. (跟 X 没关系, "unrelated to X", is left out: it is how correct sentences separate two
+things.)"""
+BUT = re.compile(r"\b(?:but|however|though|although|yet)\b|但|不过|然而|可是|而是")
+"""A dismissal set against what does matter ("the order doesn't matter in exact arithmetic, but in
+floating point it does") is an explanation, not a dismissal."""
+
+
+def dismisses(sentence: str) -> bool:
+    text = sentence.lower()
+    return bool(DISMISSAL.search(text)) and not BUT.search(text)
+
 
 @dataclass(frozen=True)
 class PointClaim:
@@ -92,7 +110,7 @@ def _by_cues(question: Question, sentence: str) -> SentenceClaims:
         if not cue:
             continue
         out.mentioned = True
-        if (kp.level == 1 or explanatory) and not names_a_sibling_instead(kp, sentence):
+        if (kp.level == 1 or explanatory) and not names_a_sibling_instead(kp, sentence) and not dismisses(sentence):
             out.points.append(PointClaim(kp.id, kp.level, sentence, "cue", cue=cue))
     out.misconceptions = [
         WrongClaim(w.id, sentence, "cue") for w in question.misconceptions if asserts(sentence, w.cues.all())
@@ -166,7 +184,11 @@ def _apply_levels_and_cues(question: Question, claims: SentenceClaims) -> None:
             claims.points.append(dataclasses.replace(cue_claim, strength=round(p, 3)))
             if claims.near_miss is not None and claims.near_miss.key_point == cue_claim.key_point:
                 claims.near_miss = None  # the cue made it
-    claims.points = [c for c in claims.points if not names_a_sibling_instead(question.key_point(c.key_point), sentence)]
+    claims.points = [
+        c
+        for c in claims.points
+        if not names_a_sibling_instead(question.key_point(c.key_point), sentence) and not dismisses(sentence)
+    ]
     named = {w.misconception for w in claims.misconceptions}
     claims.misconceptions += [w for w in cued.misconceptions if w.misconception not in named]
     claims.mentioned = cued.mentioned or bool(claims.points)

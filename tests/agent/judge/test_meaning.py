@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from agent.interview.policy import Limits, decide
+from agent.judge.claims import dismisses
 from agent.judge.heads import HEAD_FILE, Heads
 from agent.judge.index import antonyms
 from agent.judge.meaning import open_judge, shared_judge
@@ -330,3 +331,26 @@ def test_a_judge_set_to_an_embedding_its_heads_were_not_trained_on_leaves_the_an
     answer = "The probability ratio is clipped to one plus or minus epsilon, so that one step cannot move far."
     by_cues = RubricScorer(judge=None).assess(BANK["algo-07"], answer, None)
     assert by_cues.depth >= 1 and "clip-the-ratio" in {e.key_point for e in by_cues.covered}
+
+
+@pytest.mark.parametrize(
+    ("qid", "answer", "point"),
+    [
+        (
+            "infra-10",
+            "Load imbalance between experts doesn't really matter because the router balances itself.",
+            "load-imbalance",
+        ),
+        ("infra-10", "专家之间负载不均衡其实无所谓，router 自己会平衡的。", "load-imbalance"),
+        ("infra-10", "专家负载不均衡不是问题，因为 router 会自动把 token 分均匀。", "load-imbalance"),
+    ],
+)
+def test_a_point_waved_away_is_not_credited(scorer, qid, answer, point):
+    """A user trial's bluffer was acknowledged for the very point it dismissed ("Yes: load imbalance ... doesn't matter")."""
+    assessment = scorer.assess(BANK[qid], answer, None)
+    assert point not in {e.key_point for e in assessment.covered}
+
+
+def test_a_dismissal_set_against_what_matters_still_explains():
+    assert not dismisses("The summation order doesn't matter in exact arithmetic, but in floating point it does.")
+    assert dismisses("Quantizing the rollout isn't a problem for training.")
