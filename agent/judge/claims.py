@@ -88,6 +88,10 @@ class SentenceClaims:
     """The point it came closest to without being credited (for the review's "why not")."""
     probability: dict[str, float] = field(default_factory=dict)
     """The judge by meaning's probability for every key point of the question (empty on cues)."""
+    nearest_here: float | None = None
+    """e5 cosine to the question's nearest exemplar (None on cues): how far it is from the topic."""
+    nearest_elsewhere: float | None = None
+    """... and to the nearest key-point paraphrase of another question."""
     reach: dict[str, float] = field(default_factory=dict)
     """Per key point, the highest probability one of the sentence's clauses reached: a long sentence
     may say one thing in each clause, and what it came close to in one is kept as a near miss."""

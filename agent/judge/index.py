@@ -145,6 +145,11 @@ class QuestionIndex:
             for kp in question.key_points
         }
 
+    def nearest_here(self, sims: np.ndarray) -> np.ndarray:
+        """Each sentence's similarity to the nearest exemplar about this question (its neighbouring
+        concepts' explanations aside)."""
+        return _max(sims[:, np.flatnonzero(self.role != "other_concept")])
+
     def columns(self, role: str, target: str | None = None, exclude_target: str | None = None) -> np.ndarray:
         mask = self.role == role
         if target is not None:

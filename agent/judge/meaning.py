@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,7 +25,7 @@ import numpy as np
 
 from agent.judge.claims import PointClaim, SentenceClaims, WrongClaim
 from agent.judge.heads import PAIR_DIM, Heads
-from agent.judge.index import QuestionIndex, same_polarity
+from agent.judge.index import QuestionIndex, same_polarity, tokens
 from agent.text import find_cue, normalise
 from knowledge.exemplars import (
     EXEMPLAR_DIR,
@@ -63,6 +64,14 @@ class MeaningJudge:
         self._indexes: dict[str, QuestionIndex] = {}
         self._cache: dict[str, np.ndarray] = {}
         self._lock = threading.RLock()  # index() builds under it, and building may embed (non-e5 backends)
+
+    @cached_property
+    def vocabularies(self) -> dict[str, frozenset[str]]:
+        """Per question, the words its exemplars use (its neighbouring concepts' explanations aside)."""
+        return {
+            qid: frozenset().union(*(tokens(r.text) for r in rows_of(ex) if r.role != "other_concept"))
+            for qid, ex in self.exemplars.items()
+        }
 
     def covers(self, question_id: str) -> bool:
         return question_id in self.exemplars
@@ -134,7 +143,9 @@ class MeaningJudge:
         sims = index.similarities(vectors)
         heads = self._trained_heads()
         projection = heads.projection
-        point_x = index.point_features(sims, vectors, sentences, index.elsewhere_max(vectors), projection=projection)
+        elsewhere = index.elsewhere_max(vectors)
+        here = index.nearest_here(sims)
+        point_x = index.point_features(sims, vectors, sentences, elsewhere, projection=projection)
         wrong_x = index.misconception_features(sims, vectors, sentences, projection)
         head, wrong_head = heads.key_point, heads.misconception
         point_p = {pid: head.probability(x) for pid, x in point_x.items()}
@@ -144,7 +155,10 @@ class MeaningJudge:
         readings = []
         for i, sentence in enumerate(sentences):
             reading = SentenceClaims(
-                sentence, probability={kp.id: float(point_p[kp.id][i]) for kp in question.key_points}
+                sentence,
+                probability={kp.id: float(point_p[kp.id][i]) for kp in question.key_points},
+                nearest_here=float(here[i]),
+                nearest_elsewhere=float(elsewhere[i]),
             )
             ranked = sorted(question.key_points, key=lambda kp: -reading.probability[kp.id])
             for kp in ranked[: self.MAX_POINTS_PER_SENTENCE]:

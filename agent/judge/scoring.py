@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from agent.judge.claims import SentenceClaims, about_another_concept, collect, read_sentences
 from agent.judge.meaning import MeaningJudge
+from agent.judge.topic import strays
 from agent.labels import labels
 from agent.state import Assessment, Evidence, Flag, MisconceptionHit
 from agent.text import (
@@ -191,6 +192,17 @@ class RubricScorer:
             misconceptions
         ) >= self.rule.wrong_claims_for_0
 
+    def off_topic(self, question: Question, claims: list[SentenceClaims], text: str) -> Flag | None:
+        """Off-topic, or on the question and just short of a point (no flag)? Judged on cue phrases
+        alone, an answer that names nothing of the question is off it."""
+        read = [c for c in claims if c.nearest_here is not None and c.nearest_elsewhere is not None]
+        if self.judge is None or not read:
+            return Flag.off_topic
+        here = [c.nearest_here for c in read if c.nearest_here is not None]
+        elsewhere = [c.nearest_elsewhere for c in read if c.nearest_elsewhere is not None]
+        off = strays(question.id, here, elsewhere, text, self.judge.vocabularies)
+        return Flag.off_topic if off else None
+
     def assess(self, question: Question, answer: str, prior: Assessment | None) -> Assessment:
         prepared = prepare_answer(answer, self.answer_limit_chars)
         flags, note, content = list(prepared.flags), prepared.note, prepared.content
@@ -216,7 +228,9 @@ class RubricScorer:
             flags.append(Flag.dont_know)
             mentioned = False
         else:
-            nothing_shown = None if mentioned or built_on_wrong else Flag.other_concept if adjacent else Flag.off_topic
+            nothing_shown = None
+            if not (mentioned or built_on_wrong):
+                nothing_shown = Flag.other_concept if adjacent else self.off_topic(question, claims, content_text)
             flag_shows_nothing(flags, content_text, gibberish, nothing_shown)
 
         reading = Reading(evidence, misconceptions, flags, mentioned, capped, note, near_misses)

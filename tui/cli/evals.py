@@ -38,6 +38,12 @@ def eval_command(
             ),
         ),
     ] = False,
+    topic: Annotated[
+        bool,
+        typer.Option(
+            "--topic", help="Instead: how often blind on- and off-topic replies are called off-topic (evals/topic)."
+        ),
+    ] = False,
     explain: Annotated[
         bool,
         typer.Option(
@@ -84,6 +90,9 @@ def eval_command(
     bank = load_bank()
     if keypoints:
         _keypoints(paths, bank, settings, as_json)
+        return
+    if topic:
+        _topic(bank, settings, as_json)
         return
     if simulate_n:
         _simulate(simulate_n, bank, make_brain(settings), NotesRetriever(settings.knowledge.chunk_tokens), as_json)
@@ -162,6 +171,20 @@ def _keypoints(paths: list[Path] | None, bank: Bank, settings: Settings, as_json
         out.print(keypoint_table(report), markup=False, soft_wrap=True)
     if report["problems"]:
         raise typer.Exit(EXIT_SKIPPED)
+
+
+def _topic(bank: Bank, settings: Settings, as_json: bool) -> None:
+    from agent.judge.meaning import shared_judge
+    from agent.judge.scoring import RubricScorer
+    from evals.topic import evaluate_topic, load_topic_items
+    from evals.topic import table as topic_table
+
+    scorer = RubricScorer(settings.interview.answer_limit_chars, shared_judge(settings.judge.embedding))
+    report = evaluate_topic(load_topic_items(), bank, scorer)
+    if as_json:
+        sys.stdout.write(json.dumps(report, ensure_ascii=False) + "\n")
+    else:
+        out.print(topic_table(report), markup=False, soft_wrap=True)
 
 
 def brain_settings(settings: Settings, brain: str) -> Settings:

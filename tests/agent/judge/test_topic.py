@@ -1,0 +1,70 @@
+"""Off-topic is kept for answers about something else; an answer on the question that shows little
+is just short of a point (a user trial's plain, correct follow-up answers were called off-topic)."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.judge.meaning import shared_judge
+from agent.judge.scoring import RubricScorer
+from agent.judge.topic import content_words, strays
+from agent.state import Flag
+from knowledge.bank import load_bank
+
+BANK = load_bank()
+
+
+@pytest.fixture(scope="module")
+def scorer() -> RubricScorer:
+    judge = shared_judge("e5")
+    assert judge is not None, "the shipped judge (exemplars, vectors, heads) must load"
+    return RubricScorer(judge=judge)
+
+
+@pytest.mark.parametrize(
+    ("qid", "answer"),
+    [
+        ("algo-07", "That token contributes nothing to the gradient anymore."),
+        (
+            "algo-09",
+            "I think the gradients get multiplied by the number of GPUs, so it's like training with a bigger learning rate.",
+        ),
+        ("infra-05", "嗯，应该就是 batch 动态变化，可能会不太稳定吧，对训练有影响。"),
+    ],
+)
+def test_an_answer_on_the_question_that_shows_little_is_not_off_topic(scorer, qid, answer):
+    assessment = scorer.assess(BANK[qid], answer, None)
+    assert not assessment.covered  # nothing credited: what is tested is the verdict on a weak answer
+    assert Flag.off_topic not in assessment.flags
+
+
+@pytest.mark.parametrize(
+    ("qid", "answer"),
+    [
+        (
+            "infra-12",
+            "Speaking of batches, I made a batch of dumplings last weekend. The trick is to rest the dough for thirty minutes.",
+        ),
+        (
+            "infra-10",
+            "PPO 的 clip 是把 ratio 限制在 1-ε 到 1+ε 之间，防止策略一次更新太大，然后取最小值，得到一个悲观的下界。",
+        ),
+    ],
+)
+def test_an_answer_about_something_else_or_another_question_is_off_topic(scorer, qid, answer):
+    assert Flag.off_topic in scorer.assess(BANK[qid], answer, None).flags
+
+
+def test_an_answer_judged_on_cues_alone_that_names_nothing_is_off_topic():
+    """Without the judge by meaning there is nothing to tell "short of a point" from "off the question"."""
+    assessment = RubricScorer(judge=None).assess(BANK["algo-07"], "That token contributes nothing anymore.", None)
+    assert Flag.off_topic in assessment.flags
+
+
+def test_the_words_of_another_question_make_an_answer_stray():
+    vocabularies = {"q1": frozenset({"clip", "ratio", "policy"}), "q2": frozenset({"expert", "gpu", "token", "router"})}
+    text = "every expert sits on its own gpu and the router sends each token there"
+    close = [0.95]
+    assert content_words(text) >= {"expert", "gpu", "router", "token"}
+    assert strays("q1", close, [0.9], text, vocabularies)
+    assert not strays("q2", close, [0.9], text, vocabularies)
