@@ -263,3 +263,29 @@ def list_shape(text: str, minimum: int = 4) -> ListShape:
     segments = [s.strip(" .。-*") for s in LIST_SPLIT.split(text) if s.strip(" .。-*")]
     short = sum(1 for s in segments if size(s) <= 4)
     return ListShape(len(segments), short, minimum)
+
+
+def shorten(text: str, limit: int) -> str:
+    """At most `limit` characters, cut at a word boundary (never inside a Latin word), with "…"."""
+    if len(text) <= limit:
+        return text
+    head = text[: limit - 1]
+    if not CJK_CHAR.search(head[-1:]):
+        space = max(head.rfind(" "), max((head.rfind(p) for p in "，。；、"), default=-1) + 1)
+        if space > limit // 2:
+            head = head[:space]
+    opened = _unclosed_bracket(head)
+    if opened > limit // 2:  # "... (that's the…" reads as cut mid-aside: end before the aside
+        head = head[:opened]
+    return head.rstrip(" ,;:，；：、") + "…"
+
+
+def _unclosed_bracket(text: str) -> int:
+    """Where the last bracket still open at the end of `text` starts (-1: none)."""
+    opened: list[int] = []
+    for i, ch in enumerate(text):
+        if ch in "([{（":
+            opened.append(i)
+        elif ch in ")]}）" and opened:
+            opened.pop()
+    return opened[-1] if opened else -1

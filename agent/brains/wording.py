@@ -15,8 +15,8 @@ from agent.brains.listening import ABOUT_FORM, FILLER, META_LEAD, clarification_
 from agent.brains.parts import untouched_parts
 from agent.brains.request import WriteRequest
 from agent.prompts import load_yaml
-from agent.state import Assessment, Decision, Flag, Heard, Reference
-from agent.text import CJK_CHAR, WORD, find_cue, normalise
+from agent.state import Assessment, Decision, Evidence, Flag, Heard, Reference
+from agent.text import CJK_CHAR, WORD, find_cue, normalise, shorten
 from common.terminal import clean_for_display
 from knowledge.chunking import section_title
 from knowledge.models import KeyPoint, Part, Question
@@ -40,32 +40,6 @@ def carries_content(clause: str) -> bool:
     visible = sum(not ch.isspace() for ch in clause)
     wordy = sum(len(w) for w in WORD.findall(clause) if len(w) >= 3) + len(CJK_CHAR.findall(clause))
     return _words(clause) >= 3 and visible > 0 and wordy / visible >= 0.45
-
-
-def _cut(text: str, limit: int) -> str:
-    """At most `limit` characters, cut at a word boundary (never inside a Latin word), with "…"."""
-    if len(text) <= limit:
-        return text
-    head = text[: limit - 1]
-    if not CJK_CHAR.search(head[-1:]):
-        space = max(head.rfind(" "), max((head.rfind(p) for p in "，。；、"), default=-1) + 1)
-        if space > limit // 2:
-            head = head[:space]
-    opened = _unclosed_bracket(head)
-    if opened > limit // 2:  # "... (that's the…" reads as cut mid-aside: end before the aside
-        head = head[:opened]
-    return head.rstrip(" ,;:，；：、") + "…"
-
-
-def _unclosed_bracket(text: str) -> int:
-    """Where the last bracket still open at the end of `text` starts (-1: none)."""
-    opened: list[int] = []
-    for i, ch in enumerate(text):
-        if ch in "([{（":
-            opened.append(i)
-        elif ch in ")]}）" and opened:
-            opened.pop()
-    return opened[-1] if opened else -1
 
 
 LEADING_JOIN = re.compile(r"^(?:(?:and|or|but|so|then|while|which)\s+|(?:而且|或者|并且|然后|以及)\s*)", re.I)
@@ -96,7 +70,14 @@ def claim_quote(sentence: str, cues: list[str] | None = None, claim: str = "", l
         named = bool(cues and find_cue(normalise(clause), cues))
         return (named, len(stems(clause) & wanted), _words(clause) >= 4)
 
-    return _cut(max(clauses, key=weight), limit)
+    return shorten(max(clauses, key=weight), limit)
+
+
+def shown_words(question: Question, evidence: Evidence, limit: int = 160) -> str:
+    """The candidate's words that showed a point, for the review and the report: the clause of the
+    quoted sentence that carries it, so a sentence that made two points is not quoted whole twice."""
+    point = question.key_point(evidence.key_point)
+    return claim_quote(evidence.quote, point.cues.all(), point.statement, limit) or excerpt(evidence.quote, limit)
 
 
 def _clauses(sentence: str) -> list[str]:

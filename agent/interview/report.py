@@ -10,7 +10,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from agent.brains.parts import part_coverage
-from agent.brains.wording import excerpt
+from agent.brains.wording import excerpt, shown_words
 from agent.labels import Labels, labels
 from agent.state import InterviewState, QuestionSummary, Reference
 from common.terminal import clean_for_display
@@ -166,11 +166,15 @@ def to_markdown(report: SessionReport, bank: Bank, lang: str | None = None) -> s
             lines += [f"- {say.part_line(c.mark, c.part.get(lang), c.shown, c.of, c.hinted)}" for c in coverage]
         if q.covered:
             lines.append(say.listing("shown"))
-            lines += [f"- {e.key_point} ({say.level(e.level, e.hinted)}): “{excerpt(e.quote, 160)}”" for e in q.covered]
+            lines += [
+                f"- {question.key_point(e.key_point).statement_in(lang)} ({say.level(e.level, e.hinted)}): "
+                f"“{shown_words(question, e)}”"
+                for e in q.covered
+            ]
         if q.missed:
             lines.append(say.listing("not_shown"))
             lines += [
-                f"- {kp} ({say.level(question.key_point(kp).level)}): {question.key_point(kp).statement_in(lang)}"
+                f"- {question.key_point(kp).statement_in(lang)} ({say.level(question.key_point(kp).level)})"
                 for kp in q.missed
             ]
         if q.misconceptions:
@@ -186,7 +190,7 @@ def to_markdown(report: SessionReport, bank: Bank, lang: str | None = None) -> s
     if report.study_next:
         lines += ["", f"## {say('study_next')}", ""]
         lines += [
-            f"- {s.question} / {s.key_point}: {bank[s.question].statement_in(s.key_point, s.statement, lang)} "
+            f"- {s.question}: {bank[s.question].statement_in(s.key_point, s.statement, lang)} "
             f"({say('read', sections='; '.join(s.read) or say('read_the_model_answer'))})"
             for s in report.study_next
         ]

@@ -35,6 +35,7 @@ from agent.text import (
     list_shape,
     one_per_line,
     sentences,
+    shorten,
 )
 from knowledge.models import Question
 
@@ -354,16 +355,21 @@ def reason_for(
     say = labels(lang)
     parts = [say("reason_depth", depth=depth, name=say.depth_name(depth))]
     if covered:
-        parts.append(say("reason_showed", points=", ".join(e.key_point for e in covered)))
+        parts.append(say("reason_showed", shown=len(covered), total=len(question.key_points)))
     if missed:
         lowest = question.key_point(missed[0])
-        parts.append(say("reason_not_yet", point=lowest.id, level=lowest.level))
+        point = shorten(lowest.statement_in(lang).rstrip("."), REASON_POINT_CHARS)
+        parts.append(say("reason_not_yet", point=point, level=lowest.level))
     for flag in flags:
         key = "built_on_wrong" if built_on_wrong and flag is Flag.misconception else flag.value
         if key in REASON_LIMITS:
             parts.append(say.name("reason_limits", key))
     return say("reason_separator").join(parts) + say("reason_end")
 
+
+REASON_POINT_CHARS = 70
+"""The first missing point is named by the start of its statement, in the session's language (its
+id, "kl-ref-vs-trust-region", says little to a candidate and nothing in Chinese)."""
 
 REASON_LIMITS = {"keyword_list", "misconception", "built_on_wrong", "grader_instruction", "gibberish"}
 REASON_LIMITS |= {"off_topic", "other_concept", "dont_know", "empty"}

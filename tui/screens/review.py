@@ -12,6 +12,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Collapsible, Footer, Header, Markdown
 
 from agent.brains.parts import part_coverage
+from agent.brains.wording import shown_words
 from agent.labels import labels
 from agent.state import QuestionSummary
 from agent.text import clean_for_display
@@ -51,7 +52,7 @@ def review_markdown(summary: QuestionSummary, question: Question, lang: str, off
             point = question.key_point(evidence.key_point)
             lines += [
                 f"- **{point.statement_in(lang)}** ({say.level(point.level, evidence.hinted)})",
-                f"  > {clean_for_display(evidence.quote)}",
+                f"  > {shown_words(question, evidence)}",
             ]
     if summary.missed:
         lines += ["", f"## {say('not_shown_heading')}", ""]

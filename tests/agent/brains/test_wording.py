@@ -8,7 +8,7 @@ import re
 import pytest
 
 from agent.brains.request import WriteRequest
-from agent.brains.wording import claim_quote, opening, phrase
+from agent.brains.wording import claim_quote, opening, phrase, shown_words
 from agent.prompts import load_yaml
 from agent.state import Assessment, Decision, Evidence, Heard
 
@@ -125,3 +125,21 @@ def test_after_a_protest_not_borne_out_the_follow_up_goes_elsewhere_not_deeper(b
         deeper = [v.split("{")[0] for v in PHRASES[lang]["deeper"]]
         assert not any(d in line for d in deeper), line
         assert any(v.split("{")[0] in line for v in PHRASES[lang]["elsewhere"]), line
+
+
+def test_a_sentence_that_made_two_points_is_quoted_by_the_clause_that_made_each(bank):
+    """The review and the report quoted one long sentence whole under every point it showed."""
+    question = bank["algo-07"]
+    sentence = (
+        "PPO clips the probability ratio to the range 1±ε, and taking the min of the clipped and unclipped "
+        "terms makes the objective a pessimistic lower bound."
+    )
+    quotes = {
+        kp: shown_words(
+            question, Evidence(key_point=kp, level=question.key_point(kp).level, quote=sentence, how="meaning")
+        )
+        for kp in ("clip-the-ratio", "why-min-pessimistic")
+    }
+    assert quotes["clip-the-ratio"] != quotes["why-min-pessimistic"]
+    assert all(q in sentence for q in quotes.values())
+    assert "clips the probability ratio" in quotes["clip-the-ratio"] and "pessimistic" in quotes["why-min-pessimistic"]

@@ -23,8 +23,8 @@ from agent_helpers import (
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agent.judge.scoring import DepthRule, RubricScorer
-from agent.state import Flag
+from agent.judge.scoring import DepthRule, RubricScorer, reason_for
+from agent.state import Evidence, Flag
 
 QID = "algo-07"
 
@@ -408,3 +408,16 @@ def test_the_plus_minus_notation_names_the_clip_band(question, scorer, answer):
     result = scorer.assess(question, answer, None)
     assert "clip-the-ratio" in _covered(result)
     assert result.depth == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_reason_names_the_first_missing_point_in_words_not_by_its_id(bank, lang):
+    """ "not yet: kl-in-loss (level 2)" says little to a candidate and nothing in Chinese."""
+    question = bank["algo-08"]
+    covered = [Evidence(key_point="reference-anchor", level=1, quote="q", how="cue")]
+    missed = [kp.id for kp in question.key_points if kp.id != "reference-anchor"]
+    reason = reason_for(question, 1, covered, missed, [], lang=lang)
+    first = question.key_point(missed[0])
+    assert first.id not in reason and "reference-anchor" not in reason
+    assert first.statement_in(lang)[:30] in reason
+    assert f"{len(question.key_points)}" in reason
