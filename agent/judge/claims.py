@@ -26,10 +26,12 @@ How = Literal["cue", "meaning"]
 DISMISSAL = re.compile(
     r"\b(?:does|do|did|will|would|wo)(?: ?not|n'?t) (?:really |actually |much |even )?matter\b|"
     r"\b(?:is|are)(?: not|n'?t) (?:really |actually )?(?:a |an )?(?:problem|issue|concern|big deal)\b|"
-    r"\bno need to (?:worry|care)\b|\birrelevant\b|无所谓|不是问题|不重要|不用管|不用担心"
+    r"\bno need to (?:worry|care)\b|\birrelevant\b|无所谓|不是问题|不重要|不用管|不用担心|"
+    r"\b(?:does|do|did|will|would|wo)(?: ?not|n'?t) (?:really |actually )?(?:affect|cause|introduce|lead to)\b|"
+    r"不会影响|不影响|不属于|不会带来|不会导致"
 )
-"""Waving something away ("load imbalance doesn't matter", "staleness 多大都无所谓"): no key point
-says that, but several misconceptions do, and e5 puts the dismissal on top of the point it
+"""Waving something away ("load imbalance doesn't matter", "staleness 多大都无所谓", "batch 组成变化不会影响
+logprob"): no key point says that, but several misconceptions do, and e5 puts the dismissal on top of the point it
 dismisses. (跟 X 没关系, "unrelated to X", is left out: it is how correct sentences separate two
 things.)"""
 BUT = re.compile(r"\b(?:but|however|though|although|yet)\b|但|不过|然而|可是|而是")

@@ -343,6 +343,11 @@ def test_a_judge_set_to_an_embedding_its_heads_were_not_trained_on_leaves_the_an
         ),
         ("infra-10", "专家之间负载不均衡其实无所谓，router 自己会平衡的。", "load-imbalance"),
         ("infra-10", "专家负载不均衡不是问题，因为 router 会自动把 token 分均匀。", "load-imbalance"),
+        (
+            "infra-05",
+            "数值上倒是没问题，每条请求的计算是独立的，batch 组成变化不会影响 logprob，所以它不会带来训推不一致。",
+            "batch-dependent-numerics",
+        ),
     ],
 )
 def test_a_point_waved_away_is_not_credited(scorer, qid, answer, point):
