@@ -16,7 +16,7 @@ import numpy as np
 from agent.judge.siblings import names_a_sibling_instead
 from agent.state import Evidence, MisconceptionHit
 from agent.text import asserts, explains, find_cue, normalise, size
-from knowledge.models import Question
+from knowledge.models import KeyPoint, Question
 
 if TYPE_CHECKING:  # agent.judge.meaning builds these records, so it imports this module
     from agent.judge.meaning import MeaningJudge
@@ -31,8 +31,9 @@ DISMISSAL = re.compile(
     r"不会影响|不影响|不属于|不会带来|不会导致"
 )
 """Waving something away ("load imbalance doesn't matter", "staleness 多大都无所谓", "batch 组成变化不会影响
-logprob"): no key point says that, but several misconceptions do, and e5 puts the dismissal on top of the point it
-dismisses. (跟 X 没关系, "unrelated to X", is left out: it is how correct sentences separate two
+logprob"): few key points say that (those that do, such as "logging the loss does not affect the
+gradient", keep their credit), several misconceptions do, and e5 puts the dismissal on top of the
+point it dismisses. (跟 X 没关系, "unrelated to X", is left out: it is how correct sentences separate two
 things.)"""
 BUT = re.compile(r"\b(?:but|however|though|although|yet)\b|但|不过|然而|可是|而是")
 """A dismissal set against what does matter ("the order doesn't matter in exact arithmetic, but in
@@ -42,6 +43,11 @@ floating point it does") is an explanation, not a dismissal."""
 def dismisses(sentence: str) -> bool:
     text = sentence.lower()
     return bool(DISMISSAL.search(text)) and not BUT.search(text)
+
+
+def waves_away(point: KeyPoint, sentence: str) -> bool:
+    """Does the sentence dismiss what a point that dismisses nothing itself says?"""
+    return dismisses(sentence) and not DISMISSAL.search(" | ".join([point.statement, *point.cues.all()]).lower())
 
 
 @dataclass(frozen=True)
@@ -116,7 +122,11 @@ def _by_cues(question: Question, sentence: str) -> SentenceClaims:
         if not cue:
             continue
         out.mentioned = True
-        if (kp.level == 1 or explanatory) and not names_a_sibling_instead(kp, sentence) and not dismisses(sentence):
+        if (
+            (kp.level == 1 or explanatory)
+            and not names_a_sibling_instead(kp, sentence)
+            and not waves_away(kp, sentence)
+        ):
             out.points.append(PointClaim(kp.id, kp.level, sentence, "cue", cue=cue))
     out.misconceptions = [
         WrongClaim(w.id, sentence, "cue") for w in question.misconceptions if asserts(sentence, w.cues.all())
@@ -193,7 +203,10 @@ def _apply_levels_and_cues(question: Question, claims: SentenceClaims) -> None:
     claims.points = [
         c
         for c in claims.points
-        if not names_a_sibling_instead(question.key_point(c.key_point), sentence) and not dismisses(sentence)
+        if not (
+            names_a_sibling_instead(question.key_point(c.key_point), sentence)
+            or waves_away(question.key_point(c.key_point), sentence)
+        )
     ]
     named = {w.misconception for w in claims.misconceptions}
     claims.misconceptions += [w for w in cued.misconceptions if w.misconception not in named]

@@ -23,13 +23,6 @@ from knowledge.exemplars import EXEMPLAR_DIR, VECTORS_FILE, all_rows, load_exemp
 BANK = load_bank()
 
 
-@pytest.fixture(scope="module")
-def scorer() -> RubricScorer:
-    judge = shared_judge("e5")
-    assert judge is not None, "the shipped judge (exemplars, vectors, heads) must load"
-    return RubricScorer(judge=judge)
-
-
 def assess(scorer: RubricScorer, qid: str, answer: str):
     return scorer.assess(BANK[qid], answer, None)
 
@@ -359,3 +352,9 @@ def test_a_point_waved_away_is_not_credited(scorer, qid, answer, point):
 def test_a_dismissal_set_against_what_matters_still_explains():
     assert not dismisses("The summation order doesn't matter in exact arithmetic, but in floating point it does.")
     assert dismisses("Quantizing the rollout isn't a problem for training.")
+
+
+def test_a_point_that_itself_denies_an_effect_keeps_its_credit(scorer):
+    """algo-09's first point is that a logging all-reduce does not affect the gradient."""
+    answer = "If you all-reduce loss.detach() just for logging, it does not affect the gradient, only the logged number is wrong."
+    assert "logging-vs-gradient-path" in {e.key_point for e in scorer.assess(BANK["algo-09"], answer, None).covered}

@@ -5,20 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from agent.judge.meaning import shared_judge
 from agent.judge.scoring import RubricScorer
 from agent.judge.topic import content_words, strays
 from agent.state import Flag
 from knowledge.bank import load_bank
 
 BANK = load_bank()
-
-
-@pytest.fixture(scope="module")
-def scorer() -> RubricScorer:
-    judge = shared_judge("e5")
-    assert judge is not None, "the shipped judge (exemplars, vectors, heads) must load"
-    return RubricScorer(judge=judge)
 
 
 @pytest.mark.parametrize(
