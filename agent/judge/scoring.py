@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from agent.judge.claims import SentenceClaims, about_another_concept, collect, read_sentences
 from agent.judge.meaning import MeaningJudge
-from agent.judge.topic import strays
+from agent.judge.topic import has_a_topic_of_its_own, strays
 from agent.labels import labels
 from agent.state import Assessment, Evidence, Flag, MisconceptionHit
 from agent.text import (
@@ -193,16 +193,16 @@ class RubricScorer:
             misconceptions
         ) >= self.rule.wrong_claims_for_0
 
-    def off_topic(self, question: Question, claims: list[SentenceClaims], text: str) -> Flag | None:
-        """Off-topic, or on the question and just short of a point (no flag)? Judged on cue phrases
-        alone, an answer that names nothing of the question is off it."""
+    def strays(self, question: Question, claims: list[SentenceClaims], text: str) -> bool | None:
+        """Is the answer about something other than the question (`agent/judge/topic.py`), or on it?
+        None when there is no telling (judged on cue phrases alone): an answer that names nothing of
+        the question is then taken to be off it, and what it named stands."""
         read = [c for c in claims if c.nearest_here is not None and c.nearest_elsewhere is not None]
         if self.judge is None or not read:
-            return Flag.off_topic
+            return None
         here = [c.nearest_here for c in read if c.nearest_here is not None]
         elsewhere = [c.nearest_elsewhere for c in read if c.nearest_elsewhere is not None]
-        off = strays(question.id, here, elsewhere, text, self.judge.vocabularies)
-        return Flag.off_topic if off else None
+        return strays(question.id, here, elsewhere, text, self.judge.vocabularies)
 
     def assess(self, question: Question, answer: str, prior: Assessment | None) -> Assessment:
         prepared = prepare_answer(answer, self.answer_limit_chars)
@@ -214,7 +214,8 @@ class RubricScorer:
         evidence, misconceptions, near_misses = collect(question, claims)
         mentioned = any(c.mentioned for c in claims)
         adjacent = about_another_concept(claims, evidence)
-        if adjacent:
+        strayed = self.strays(question, claims, content_text)
+        if adjacent or (strayed is True and (evidence or mentioned) and has_a_topic_of_its_own(content_text)):
             evidence, mentioned = {}, False
 
         evidence, capped = cap_to_recall(
@@ -231,7 +232,7 @@ class RubricScorer:
         else:
             nothing_shown = None
             if not (mentioned or built_on_wrong):
-                nothing_shown = Flag.other_concept if adjacent else self.off_topic(question, claims, content_text)
+                nothing_shown = Flag.other_concept if adjacent else Flag.off_topic if strayed is not False else None
             flag_shows_nothing(flags, content_text, gibberish, nothing_shown)
 
         reading = Reading(evidence, misconceptions, flags, mentioned, capped, note, near_misses)

@@ -25,6 +25,11 @@ SHARED_WORDS = 0.15
 ANOTHER_QUESTIONS_WORDS = 0.3
 """How much larger the share of another question's words may be."""
 
+OWN_TOPIC_WORDS = 20
+"""Content words from which an answer that strays has a topic of its own: then even what it was
+credited or named in passing does not count (an answer to another question, which shares a term or
+two with this one, scores 0); a shorter one that strays is off-topic only if it showed nothing."""
+
 FUNCTION_WORDS = frozenset(
     "the and that this with for are was were you your they them then than have has had not but just like "
     "its it's into from about what when which would could should there their will can also some more most "
@@ -40,6 +45,10 @@ def content_words(text: str) -> frozenset[str]:
         for t in tokens(text)
         if (len(t) >= 3 or "\u3400" <= t[0] <= "\u9fff") and t not in FUNCTION_WORDS and not t[0].isdigit()
     )
+
+
+def has_a_topic_of_its_own(text: str) -> bool:
+    return len(content_words(text)) >= OWN_TOPIC_WORDS
 
 
 def strays(

@@ -60,3 +60,17 @@ def test_the_words_of_another_question_make_an_answer_stray():
     assert content_words(text) >= {"expert", "gpu", "router", "token"}
     assert strays("q1", close, [0.9], text, vocabularies)
     assert not strays("q2", close, [0.9], text, vocabularies)
+
+
+def test_a_long_answer_to_another_question_scores_nothing_for_what_it_shares_with_this_one(scorer):
+    """An answer about the actor-critic trade-off, given to the batch-invariance question, was credited
+    a point of it through one shared term and scored 2."""
+    answer = (
+        "DQN-style value-only methods need an argmax over actions, which is awkward for huge or continuous "
+        "action spaces like a token vocabulary, and they only give a deterministic greedy policy. Actor-critic "
+        "keeps an explicit stochastic policy trained with the policy gradient, while the critic learns a value "
+        "function that lowers the variance of the gradient estimate."
+    )
+    assessment = scorer.assess(BANK["infra-12"], answer, None)
+    assert assessment.depth == 0 and not assessment.covered
+    assert Flag.off_topic in assessment.flags
