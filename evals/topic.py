@@ -10,7 +10,7 @@ two disagree are counted apart. Questions alternate between the dev half (the ba
 
 Per half and kind: the share called off the question (flagged off-topic, or an explanation of a
 neighbouring concept; on the question that is a false flag, off it recall) and the share that
-showed nothing at all.
+scored above 0 (off the question, none should).
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def evaluate_topic(items: list[TopicItem], bank: Bank, scorer: RubricScorer) -> 
     groups: dict[str, dict[str, list[tuple[bool, bool]]]] = defaultdict(lambda: defaultdict(list))
     for item in agreed:
         assessment = scorer.assess(bank[item.question], item.answer, None)
-        outcome = (bool(OFF_THE_QUESTION & set(assessment.flags)), not assessment.covered)
+        outcome = (bool(OFF_THE_QUESTION & set(assessment.flags)), assessment.depth > 0)
         keys = (item.kind, f"{item.intended} ({item.lang})") + (("off_topic",) if item.intended == "off_topic" else ())
         for key in keys:
             groups[item.split][key].append(outcome)
@@ -68,7 +68,7 @@ def evaluate_topic(items: list[TopicItem], bank: Bank, scorer: RubricScorer) -> 
             key: {
                 "n": len(outcomes),
                 "called_off_the_question": round(sum(f for f, _ in outcomes) / len(outcomes), 3),
-                "showed_nothing": round(sum(n for _, n in outcomes) / len(outcomes), 3),
+                "scored_above_0": round(sum(n for _, n in outcomes) / len(outcomes), 3),
             }
             for key, outcomes in sorted(by_key.items())
         }
@@ -79,12 +79,12 @@ def table(report: dict) -> str:
     lines = [
         f"{report['items']} replies; the two raters agree on {report['raters_agree']:.1%} (only those are counted).",
         "",
-        "| half | group | replies | called off the question | showed nothing |",
+        "| half | group | replies | called off the question | scored above 0 |",
         "|---|---|---|---|---|",
     ]
     for split, by_key in report["splits"].items():
         lines += [
-            f"| {split} | {key} | {r['n']} | {r['called_off_the_question']:.3f} | {r['showed_nothing']:.3f} |"
+            f"| {split} | {key} | {r['n']} | {r['called_off_the_question']:.3f} | {r['scored_above_0']:.3f} |"
             for key, r in by_key.items()
         ]
     return "\n".join(lines)
