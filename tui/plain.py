@@ -27,9 +27,10 @@ from agent.interview.report import report_files
 from agent.interview.runner import Interview
 from agent.labels import Labels, labels
 from agent.state import CandidateAction
-from agent.text import clean_for_display
+from agent.text import clean_for_display, shorten
 from common.terminal import terminal_safe_json
 from knowledge.bank import Bank
+from knowledge.models import Question
 
 COMMANDS = {f"/{a.value}": a for a in CandidateAction if a is not CandidateAction.answer} | {"/quit": None}
 
@@ -101,15 +102,16 @@ class Renderer:
                 return f"  {say('depth_so_far', depth=event.depth)}{flags}{offline}\n"
             case QuestionDone():
                 return f"  -> {say('question_done', question=event.question, depth=event.depth)}\n" + _review(
-                    event, say
+                    event, say, self.bank.get(event.question), self.lang
                 )
             case SessionDone():
                 return f"\n{say('session_ended', session_id=event.session_id, status=say.status(event.status))}\n"
         return ""
 
 
-def _review(done: QuestionDone, say: Labels) -> str:
-    """The closed question's parts, as far as each was shown, and what was shown only after a hint."""
+def _review(done: QuestionDone, say: Labels, question: Question | None, lang: str) -> str:
+    """The closed question's parts, as far as each was shown, and what was shown only after a hint
+    (named by the start of its statement; by its id for a question no longer in the bank)."""
     lines = []
     if len(done.parts) > 1:
         lines += [
@@ -117,7 +119,9 @@ def _review(done: QuestionDone, say: Labels) -> str:
             for p in done.parts
         ]
     if done.hinted:
-        lines.append(f"     {say('hinted_points', points=', '.join(done.hinted))}")
+        known = {kp.id: kp for kp in question.key_points} if question else {}
+        named = [f"“{shorten(known[kp].statement_in(lang), 60)}”" if kp in known else kp for kp in done.hinted]
+        lines.append(f"     {say('hinted_points', points='; '.join(named))}")
     return "".join(f"{line}\n" for line in lines)
 
 

@@ -266,12 +266,12 @@ async def test_the_reviews_show_part_coverage_and_what_came_with_a_hint(graph_dr
             assert (statement in shown and model_answer in shown) is (other == lang), other
     if lang == "en":
         assert f"1 of {of} key point{'s' * (of != 1)} (with a hint)" in text
-        assert f"with a hint: {hinted.id}" in text and "done at depth" in text
+        assert f"with a hint: “{hinted.statement[:30]}" in text and "done at depth" in text
         assert "Parts:" in report and f"{hinted.statement} (level {hinted.level}, with a hint)" in report
         assert "## Parts of the question" in review and "with a hint" in review
     else:
         assert f"{of} 个要点中答到 1 个（有提示）" in text
-        assert f"有提示的：{hinted.id}" in text and "结束，深度" in text
+        assert f"有提示的：“{hinted.statement_zh[:15]}" in text and "结束，深度" in text
         assert "题目各部分：" in report and f"{hinted.statement_zh} (第 {hinted.level} 层，有提示)" in report
         assert "## 题目各部分" in review and "有提示" in review
         english = ["Parts", "Shown", "Not shown", "Model answer", "with a hint", "Interview report", "Status", "depth"]
