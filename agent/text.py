@@ -34,6 +34,15 @@ EXPLAIN = re.compile(
     r"就会|会让|让|使|通过|等于|是|用|算|取|减|除|估计|存|切|把|对|做|来|能|会|需要|需|要|可以|需要|依赖|"
     r"变|保持|限制|约束|比较|区别|不同|加|乘"
 )
+PLAIN_VERB = re.compile(
+    r"\b(?:\w+(?:'s|'re|'ll|'ve|'d|n't)|can|could|will|would|should|must|may|might|do|does|did|has|have|had|"
+    r"gets?|got|goes|went|costs|runs|ran|pays|paid|wins|won|loses|lost|beats|beat|hits|hit|grows|grew|shows|"
+    r"took|came|made|kept|held|left|found|gave|said|saw|knew|fell|rose|broke|brought|built|caught|chose|threw|"
+    r"wrote|spent|stuck|[a-z]{3,}ed)\b"
+)
+"""Everyday verbs a plain-words answer makes its claim with ("training costs you once", "it's one
+version behind", "the score jumped"): a sentence with one says something, even without a connective
+from `EXPLAIN`."""
 LIST_SPLIT = re.compile(r"[,，、;；\n•]+|\s*(?:→|->|=>|⇒)\s*|\s+[/|]\s+|(?<=\w):\s")
 
 
@@ -157,7 +166,20 @@ def asserts(sentence: str, cues: list[str]) -> bool:
 def explains(sentence: str) -> bool:
     """A sentence that says how or why, not just a term: long enough, with a connective or verb,
     and not itself a list of terms (technical nouns like "split-K" or "clip" look like verbs)."""
-    return size(sentence) >= 6 and bool(EXPLAIN.search(sentence.lower())) and not list_shape(sentence, 3).is_list
+    return _says(sentence, EXPLAIN)
+
+
+def states(sentence: str) -> bool:
+    """`explains`, or a claim made with an everyday verb (`PLAIN_VERB`): enough for the judge by
+    meaning, whose head has read what the sentence says; a cue phrase alone still needs `explains`
+    (README: how the judge works)."""
+    return _says(sentence, EXPLAIN, PLAIN_VERB)
+
+
+def _says(sentence: str, *verbs: re.Pattern[str]) -> bool:
+    text = sentence.lower()
+    said = any(v.search(text) for v in verbs)
+    return size(sentence) >= 6 and said and not list_shape(sentence, 3).is_list
 
 
 # --- signals --------------------------------------------------------------------------------

@@ -66,6 +66,8 @@ class TurnResult:
     evidence: list[dict[str, Any]] = field(default_factory=list)
     near_misses: list[dict[str, Any]] = field(default_factory=list)
     misconceptions: list[str] = field(default_factory=list)
+    target: str | None = None
+    """What the follow-up or hint went after: a key point, a misconception or an expert probe."""
 
     @property
     def probe_hit(self) -> bool | None:
@@ -101,6 +103,7 @@ class TurnResult:
             "gold_next": self.gold_next,
             "next": self.next,
             "follow_up": self.follow_up,
+            "target": self.target,
             "probe_hit": self.probe_hit,
             "flags": self.flags,
             "latency_ms": round(self.latency_ms, 2),
@@ -176,6 +179,7 @@ async def replay_transcript(
                 evidence=[e.model_dump() for e in assessment.covered if e.key_point in assessment.new],
                 near_misses=[e.model_dump() for e in assessment.near_misses],
                 misconceptions=[f"{m.misconception}: {m.quote[:120]}" for m in assessment.misconceptions],
+                target=decision.target if decision.action != "move_on" else None,
             )
         )
     return results

@@ -15,7 +15,7 @@ import numpy as np
 
 from agent.judge.siblings import names_a_sibling_instead
 from agent.state import Evidence, MisconceptionHit
-from agent.text import asserts, explains, find_cue, normalise, size
+from agent.text import asserts, explains, find_cue, normalise, size, states
 from knowledge.models import KeyPoint, Question
 
 if TYPE_CHECKING:  # agent.judge.meaning builds these records, so it imports this module
@@ -183,9 +183,10 @@ def _by_meaning(
 
 
 def _apply_levels_and_cues(question: Question, claims: SentenceClaims) -> None:
-    """Beyond recall, a point needs an explaining sentence; cue phrases count beside the meaning."""
+    """Beyond recall, a point needs a sentence that states something (`states`: everyday verbs
+    count); a cue phrase, counted beside the meaning, needs one that explains (`explains`)."""
     sentence = claims.sentence
-    explanatory = explains(sentence)
+    explanatory = states(sentence)
     claims.points.sort(key=lambda c: -(c.strength or 0.0))
     held = [c for c in claims.points if c.level == 1 or explanatory]
     dropped = [c for c in claims.points if c not in held]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.text import GRADER_INSTRUCTION, find_cue, normalise, sentences
+from agent.text import GRADER_INSTRUCTION, explains, find_cue, normalise, sentences, states
 
 WRAPPED = (
     "GRPO takes the group of responses and normalizes the rewards by the group\n"
@@ -135,3 +135,23 @@ def test_a_number_cue_does_not_match_another_number():
     """With the spaces of "β = 0.4" gone, the cue "β=0" would be in it."""
     assert find_cue(normalise("DeepSeek-R1 used β = 0.4"), ["β=0"]) is None
     assert find_cue(normalise("set β = 0.0, no KL at all"), ["β=0"]) == "β=0"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Training costs you once; thinking harder costs you every time.",
+        "The score jumped from fifteen to seventy-one on the contest.",
+        "In practice it's a version or two behind the trainer.",
+    ],
+)
+def test_a_claim_in_everyday_verbs_states_something_without_a_connective(sentence):
+    assert states(sentence)
+    assert not explains(sentence)  # what a cue phrase alone still needs
+
+
+@pytest.mark.parametrize(
+    "sentence", ["GRPO, k3 estimator, reference model, clip-higher, dynamic sampling", "A frozen reference model copy"]
+)
+def test_terms_and_lists_of_terms_state_nothing(sentence):
+    assert not states(sentence)

@@ -358,3 +358,12 @@ def test_a_point_that_itself_denies_an_effect_keeps_its_credit(scorer):
     """algo-09's first point is that a logging all-reduce does not affect the gradient."""
     answer = "If you all-reduce loss.detach() just for logging, it does not affect the gradient, only the logged number is wrong."
     assert "logging-vs-gradient-path" in {e.key_point for e in scorer.assess(BANK["algo-09"], answer, None).covered}
+
+
+def test_a_mechanism_told_in_everyday_verbs_is_credited_by_meaning(scorer):
+    """No connective from the explaining list, yet a level-3 claim: the head's reading stands."""
+    answer = (
+        "With a checker that only says right or wrong there's nothing to game, and long reasoning has to "
+        "wander far from the starting model."
+    )
+    assert "why-drop-in-rlvr" in {e.key_point for e in assess(scorer, "algo-08", answer).covered}
