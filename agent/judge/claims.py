@@ -211,7 +211,12 @@ def _apply_levels_and_cues(question: Question, claims: SentenceClaims) -> None:
     ]
     named = {w.misconception for w in claims.misconceptions}
     claims.misconceptions += [w for w in cued.misconceptions if w.misconception not in named]
-    claims.mentioned = cued.mentioned or bool(claims.points)
+    # Naming a point's cue is recall only where the head does not rule the point out: "my mornings
+    # are deterministic" names a cue of the determinism question and says nothing on it.
+    cued_points = [kp for kp in question.key_points if find_cue(normalise(sentence), kp.cues.all())]
+    claims.mentioned = bool(claims.points) or any(
+        max(claims.probability.get(kp.id, 0.0), claims.reach.get(kp.id, 0.0)) >= CUE_VETO for kp in cued_points
+    )
 
 
 ADJACENT_SHARE = 0.5

@@ -367,3 +367,17 @@ def test_a_mechanism_told_in_everyday_verbs_is_credited_by_meaning(scorer):
         "wander far from the starting model."
     )
     assert "why-drop-in-rlvr" in {e.key_point for e in assess(scorer, "algo-08", answer).covered}
+
+
+def test_a_pun_on_the_questions_word_is_off_topic_not_recall(scorer):
+    """Naming a cue ("deterministic") in a sentence the head reads as about nothing asked is no recall."""
+    result = assess(
+        scorer, "infra-12", "Deterministic? My mornings are deterministic: coffee, then emails, then more coffee."
+    )
+    assert result.depth == 0
+    assert "off_topic" in {f.value for f in result.flags}
+
+
+def test_naming_the_concept_in_a_sentence_about_it_is_still_recall(scorer):
+    result = assess(scorer, "infra-10", "Expert parallelism, all-to-all.")
+    assert result.depth == 1
