@@ -308,8 +308,18 @@ class Question(_Strict):
         return next(kp for kp in self.key_points if kp.id == point_id)
 
     def misconception(self, misconception_id: str) -> Misconception:
-        misconception_id = self.current_id(misconception_id)
-        return next(m for m in self.misconceptions if m.id == misconception_id)
+        wrong = self._wrong(misconception_id)
+        if wrong is None:
+            raise KeyError(misconception_id)
+        return wrong
+
+    def _wrong(self, misconception_id: str) -> Misconception | None:
+        """The bank's misconception, or a term given to the wrong owner (`knowledge/facts.yaml`), which
+        any question can be charged with."""
+        from knowledge.facts import misattributions  # facts builds on these models
+
+        current = self.current_id(misconception_id)
+        return next((m for m in self.misconceptions if m.id == current), None) or misattributions().get(current)
 
     def statement_in(self, point_id: str, said: str, lang: str) -> str:
         """A key point's statement as a session recorded it (`said`), in the session's language
@@ -321,8 +331,7 @@ class Question(_Strict):
     def correction_in(self, misconception_id: str, said: str, lang: str) -> str:
         """The correction a session recorded (`said`), in the session's language where the bank has
         it (a misconception no longer in the bank keeps what was said)."""
-        current = self.current_id(misconception_id)
-        wrong = next((m for m in self.misconceptions if m.id == current), None)
+        wrong = self._wrong(misconception_id)
         return in_language(said, wrong.correction_zh if wrong else None, lang)
 
 

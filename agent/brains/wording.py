@@ -19,6 +19,7 @@ from agent.state import Assessment, Decision, Evidence, Flag, Heard, Reference
 from agent.text import CJK_CHAR, WORD, find_cue, normalise, shorten
 from common.terminal import clean_for_display
 from knowledge.chunking import section_title
+from knowledge.facts import challenges
 from knowledge.models import KeyPoint, Part, Question
 
 QUOTE_CHARS = 90
@@ -115,6 +116,8 @@ def probe_text(question: Question, target: str, lang: str) -> str:
     for wrong in question.misconceptions:
         if wrong.id == target:
             return _related_key_point(question, wrong.statement).probe.get(lang)
+    if target in challenges():
+        return challenges()[target].get(lang)
     return question.key_point(target).probe.get(lang)
 
 

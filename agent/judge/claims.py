@@ -13,9 +13,11 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
+from agent.judge.misattribution import misattributions_in
 from agent.judge.siblings import names_a_sibling_instead
 from agent.state import Evidence, MisconceptionHit
 from agent.text import asserts, explains, find_cue, normalise, size, states
+from knowledge.facts import misattributions
 from knowledge.models import KeyPoint, Question
 
 if TYPE_CHECKING:  # agent.judge.meaning builds these records, so it imports this module
@@ -130,7 +132,7 @@ def _by_cues(question: Question, sentence: str) -> SentenceClaims:
             out.points.append(PointClaim(kp.id, kp.level, sentence, "cue", cue=cue))
     out.misconceptions = [
         WrongClaim(w.id, sentence, "cue") for w in question.misconceptions if asserts(sentence, w.cues.all())
-    ]
+    ] + [WrongClaim(m.misconception, sentence, "cue") for m in misattributions_in(sentence)]
     return out
 
 
@@ -236,7 +238,7 @@ def collect(
     evidence: dict[str, Evidence] = {}
     near: dict[str, Evidence] = {}
     misconceptions: dict[str, MisconceptionHit] = {}
-    corrections = {m.id: m.correction for m in question.misconceptions}
+    corrections = {m.id: m.correction for m in [*question.misconceptions, *misattributions().values()]}
     for sentence in claims:
         for point in sentence.points:
             evidence.setdefault(point.key_point, point.evidence())

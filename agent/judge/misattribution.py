@@ -1,0 +1,151 @@
+"""Terms given to the wrong owner: "vLLM 的核心是 RadixAttention", "AReaL comes from Zhipu". A fluent
+wrong answer keeps every term of the right one and swaps who owns what, so the judge by meaning
+reads it as the right claim; the facts (`knowledge/facts.yaml`) say whose each term is.
+
+A term is bound to the rival named nearest to it in the same stretch of the sentence, and only
+through a word that relates them (a design through "'s", "uses", "is built on", 的, 核心是; an
+origin through "from", "by", 来自, 提出). Precision comes first: a stretch that negates, compares
+or shares ("not", "like", "both", "respectively", 也, 分别) binds nothing, and neither does a
+question."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from knowledge.facts import Group, load_facts, misattribution_id
+
+CLAIM = re.compile(r"[^;；。!?！？\n]+[;；。!?！？\n]?")
+QUESTION = re.compile(r"[?？]$|吗")
+CONTRAST = re.compile(
+    r"\b(?:while|whereas|but|however|unlike|compared (?:to|with)|in contrast|rather than)\b|, (?:and|so) |"
+    r"而|但|不过|相比|不同于|不像|与之相对"
+)
+"""Where one claim ends and the next begins: a term is never bound across a contrast."""
+SHARED = re.compile(
+    r"\b(?:like|similar|similarly|equivalent|comparable|akin|also|too|both|respectively|either|each|vs|versus|or)\b|"
+    r"类似|相当于|一样|也|同样|都|分别|或"
+)
+"""Comparison or sharing: a stretch that says one of these binds nothing."""
+NEGATED = re.compile(r"\b(?:not|no|never|without|neither|nor)\b|n't|没|不|无|非")
+"""Negation between a name and a term: "vLLM does not use RadixAttention" is right."""
+RELATION = {
+    "design": re.compile(
+        r"'s\b|\b(?:uses?|used|using|introduced?|is|are|was|core|centre|center|built|based|relies|rely|"
+        r"calls?|named|with)\b|[(（]|的|是|用|采用|基于|核心|提出|引入|叫"
+    ),
+    "origin": re.compile(
+        r"'s\b|\b(?:from|by|at|developed|proposed|introduced|released|created|open-sourced|built|team|lab)\b|"
+        r"[(（]|来自|出自|提出|推出|发布|开源|开发|出品|团队|做的"
+    ),
+}
+"""The words through which a term is bound to its owner, per kind of fact (`Group.binds_by`)."""
+OWNED_BY_NEXT = re.compile(r"\s*(?:'s|’s|的|开源的|推出的|提出的|做的|出品的|家的|团队的|[(（])\s*$")
+"""What joins a term to the name right after it that owns it."""
+POSSESSOR = re.compile(r"[a-z0-9]'s\s*$|\S\s*的\s*$")
+AFTER_TERM = re.compile(r"'s\b|\s*(?:的|开源|提出|推出|发布|开发|出品|做)")
+"""An origin word right after a term, relating it to the name before ("slime 是蚂蚁开源的")."""
+MAX_GAP = 40
+"""Characters between a name and a term, beyond which they are not read as bound."""
+
+
+@dataclass(frozen=True)
+class Misattribution:
+    misconception: str
+    """The misconception's id (`knowledge.facts.misattribution_id`)."""
+    term: str
+    given_to: str
+    """The rival the sentence gave the term to."""
+
+
+@dataclass(frozen=True)
+class _Name:
+    start: int
+    end: int
+    owner: int
+    """Index of the owner in the group; for a term, of the one who owns it."""
+    attribute: str = ""
+
+
+def _pattern(name: str) -> re.Pattern[str]:
+    if name.isascii():
+        # "Qwen" in "R1-Zero-Qwen-32B" names a model, not the team.
+        return re.compile(rf"(?<![a-z0-9-]){re.escape(name)}(?![a-z0-9-])")
+    return re.compile(re.escape(name))
+
+
+@cache
+def _patterns(group_id: str) -> tuple[list[tuple[int, re.Pattern[str]]], list[tuple[int, str, re.Pattern[str]]]]:
+    group = next(g for g in load_facts().groups if g.id == group_id)
+    owners = [(i, _pattern(n.lower())) for i, owner in enumerate(group.owners) for n in owner.names]
+    terms = [
+        (i, misattribution_id(a), _pattern(n.lower()))
+        for i, owner in enumerate(group.owners)
+        for a in owner.owns
+        for n in a.names
+    ]
+    return owners, terms
+
+
+def _find(stretch: str, group: Group) -> tuple[list[_Name], list[_Name]]:
+    owner_patterns, term_patterns = _patterns(group.id)
+    owners = [_Name(m.start(), m.end(), i) for i, p in owner_patterns for m in p.finditer(stretch)]
+    terms = [_Name(m.start(), m.end(), i, mid) for i, mid, p in term_patterns for m in p.finditer(stretch)]
+    # A name inside a longer one ("字节" in "字节跳动", "glm" in a term's own words) is part of it.
+    terms = [t for t in terms if not any(_inside(t, u) for u in terms)]
+    owners = [o for o in owners if not any(_inside(o, t) or (o.start, o.end) == (t.start, t.end) for t in terms)]
+    return owners, terms
+
+
+def _inside(name: _Name, other: _Name) -> bool:
+    return other.start <= name.start and name.end <= other.end and other.end - other.start > name.end - name.start
+
+
+def _bound_to(stretch: str, term: _Name, owners: list[_Name], relation: re.Pattern[str]) -> _Name | None:
+    """The owner the stretch binds the term to: the nearest name before it that a relating word joins
+    to it ("vLLM's core is X", "X 来自 Y" or "Y 是 X 开源的": the word may follow the term), or a name
+    right after it that owns it ("X's Y", "X 的 Y", "Y (X)")."""
+    best: tuple[int, _Name] | None = None
+    for owner in owners:
+        if owner.end <= term.start:
+            gap = stretch[owner.end : term.start]
+            after = AFTER_TERM.match(stretch, term.end)
+            related = (relation.search(gap) or after) and not _possessed(stretch, owner)
+        elif owner.start >= term.end:
+            gap = stretch[term.end : owner.start]
+            related = OWNED_BY_NEXT.match(gap)
+        else:
+            continue
+        if len(gap) > MAX_GAP or not related or NEGATED.search(gap):
+            continue
+        if best is None or len(gap) < best[0]:
+            best = (len(gap), owner)
+    return best[1] if best else None
+
+
+def _possessed(stretch: str, owner: _Name) -> bool:
+    """Is this name the object of a possessive ("DeepSeek's GRPO", "字节的 verl")? It then names a
+    thing, and the claim around it is about another subject."""
+    return bool(POSSESSOR.search(stretch[: owner.start]))
+
+
+def misattributions_in(sentence: str) -> list[Misattribution]:
+    """The terms this sentence gives to a rival of their owner, one per term."""
+    found: dict[str, Misattribution] = {}
+    claims = [c.group(0) for c in CLAIM.finditer(sentence.lower())]
+    stretches = [s for c in claims if not QUESTION.search(c.strip()) for s in CONTRAST.split(c)]
+    for stretch in stretches:
+        if not stretch.strip() or SHARED.search(stretch):
+            continue
+        for group in load_facts().groups:
+            owners, terms = _find(stretch, group)
+            for term in terms:
+                owner = _bound_to(stretch, term, owners, RELATION[group.binds_by])
+                if owner is not None and owner.owner != term.owner and term.attribute not in found:
+                    found[term.attribute] = Misattribution(
+                        term.attribute,
+                        stretch[term.start : term.end],
+                        group.owners[owner.owner].name,
+                    )
+    return list(found.values())

@@ -1,0 +1,93 @@
+"""Who owns what (`facts.yaml`): named designs and the origins of systems and algorithms, each with
+one owner among its rivals. The judge reads a sentence that gives one to a rival as a wrong claim;
+each owned attribute becomes a misconception any question can be charged with ("gives
+RadixAttention to another system"), challenged and corrected like the bank's own."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import Field, ValidationError
+
+from common.errors import InputError
+from knowledge.models import SLUG, Bilingual, Cues, Misconception, NonEmpty, Source, _Strict
+
+FACTS_FILE = Path(__file__).parent / "facts.yaml"
+
+
+class Attribute(_Strict):
+    id: str = Field(pattern=SLUG.pattern)
+    name: NonEmpty
+    names: list[NonEmpty] = Field(min_length=1)
+    """How answers write it, lower case, in any language."""
+    source: Source
+
+
+class Owner(_Strict):
+    name: NonEmpty
+    names: list[NonEmpty] = Field(min_length=1)
+    owns: list[Attribute] = Field(min_length=1)
+
+
+class Group(_Strict):
+    """Rivals (engines, frameworks, algorithms) and what each of them alone owns."""
+
+    id: str = Field(pattern=SLUG.pattern)
+    what: Bilingual
+    ask: Bilingual
+    """The follow-up that challenges a swap ({term}: the term given away)."""
+    binds_by: Literal["design", "origin"]
+    owners: list[Owner] = Field(min_length=2)
+
+
+class Facts(_Strict):
+    groups: list[Group]
+
+
+def misattribution_id(attribute: Attribute) -> str:
+    return f"misattributed-{attribute.id}"
+
+
+@cache
+def load_facts(path: Path = FACTS_FILE) -> Facts:
+    try:
+        return Facts.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+    except yaml.YAMLError as exc:
+        raise InputError(f"{path}: not valid YAML: {exc}") from None
+    except ValidationError as exc:
+        where = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors())
+        raise InputError(f"{path}: {where}") from None
+
+
+@cache
+def challenges() -> dict[str, Bilingual]:
+    """Per misattribution, the question that challenges it."""
+    return {
+        misattribution_id(a): Bilingual(en=g.ask.en.format(term=a.name), zh=g.ask.zh.format(term=a.name))
+        for g in load_facts().groups
+        for owner in g.owners
+        for a in owner.owns
+    }
+
+
+@cache
+def misattributions() -> dict[str, Misconception]:
+    """Each owned attribute as the misconception of giving it to a rival."""
+    out = {}
+    for group in load_facts().groups:
+        for owner in group.owners:
+            for attribute in owner.owns:
+                names, ref = [*attribute.names, *owner.names], attribute.source.ref
+                out[misattribution_id(attribute)] = Misconception(
+                    id=misattribution_id(attribute),
+                    statement=f"{attribute.name} belongs to a rival of {owner.name}.",
+                    statement_zh=f"把 {attribute.name} 安到了 {owner.name} 之外的系统头上。",
+                    cues=Cues(en=names, zh=names),
+                    correction=f"{attribute.name} is {owner.name}'s ({group.what.en}; {ref}).",
+                    correction_zh=f"{attribute.name} 属于 {owner.name}（{group.what.zh}；{ref}）。",
+                    sources=[attribute.source],
+                )
+    return out

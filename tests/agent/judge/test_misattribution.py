@@ -1,0 +1,110 @@
+"""Terms given to the wrong owner (issue 12: fluent wrong answers): found where a sentence binds them,
+left alone where it negates, compares, shares or asks, and charged like any misconception."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agent.brains.request import WriteRequest
+from agent.brains.wording import phrase
+from agent.interview.policy import Limits, decide
+from agent.judge.misattribution import misattributions_in
+from agent.state import CandidateAction, Flag, QuestionProgress
+from common.errors import InputError
+from knowledge.bank import load_bank
+from knowledge.facts import load_facts, misattributions
+
+BANK = load_bank()
+
+
+@pytest.mark.parametrize(
+    "sentence, given",
+    [
+        ("At its heart vLLM is RadixAttention, a prefix tree over cached tokens.", {("radixattention", "vLLM")}),
+        ("SGLang 的关键设计就是 PagedAttention。", {("pagedattention", "SGLang")}),
+        ("GSPO was proposed by the DeepSeek team.", {("deepseek", "GSPO")}),
+        ("slime 是蚂蚁开源的框架。", {("蚂蚁", "slime")}),
+        ("verl is Zhipu's framework.", {("zhipu", "verl")}),
+        ("CISPO 来自字节跳动。", {("字节跳动", "CISPO")}),
+    ],
+)
+def test_a_term_given_to_a_rival_is_found(sentence, given):
+    assert {(m.term, m.given_to) for m in misattributions_in(sentence)} == given
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "vLLM introduced PagedAttention, and SGLang introduced RadixAttention.",
+        "SGLang uses RadixAttention, vLLM uses PagedAttention.",
+        "PagedAttention (vLLM) and RadixAttention (SGLang) manage the cache differently.",
+        "vLLM does not use RadixAttention; it hashes blocks.",
+        "vLLM 没有 RadixAttention，它的前缀缓存靠哈希。",
+        "Does vLLM also have something like RadixAttention?",
+        "vLLM and SGLang are known for PagedAttention and RadixAttention respectively.",
+        "DAPO, proposed as a fix to DeepSeek's GRPO, comes from ByteDance.",
+        "DeepSeek-R1 used GRPO, and Qwen3 was trained with GSPO.",
+        "DAPO needed half the steps of R1-Zero-Qwen-32B.",
+        "Ant's AReaL and ByteDance's verl both run asynchronous rollouts.",
+        "slime 是智谱开源的，AReaL 是蚂蚁的。",
+        "Unlike vLLM, SGLang keeps a radix tree of prefixes.",
+    ],
+)
+def test_right_negated_compared_or_asked_bindings_are_left_alone(sentence):
+    assert misattributions_in(sentence) == []
+
+
+def test_an_answer_built_on_swapped_owners_shows_nothing_and_is_challenged(scorer):
+    answer = (
+        "Continuous batching lets finished requests leave and new ones join at every decode step. "
+        "SGLang is built around PagedAttention, while the core of vLLM is RadixAttention."
+    )
+    result = scorer.assess(BANK["infra-05"], answer, None)
+    assert {m.misconception for m in result.misconceptions} == {
+        "misattributed-pagedattention",
+        "misattributed-radixattention",
+    }
+    assert result.depth == 0 and Flag.misconception in result.flags
+    assert all("SGLang" in m.correction or "vLLM" in m.correction for m in result.misconceptions)
+
+
+def test_one_swap_caps_the_answer_and_the_follow_up_asks_whose_it_is(scorer):
+    answer = (
+        "Continuous batching lets finished requests leave and new ones join at every decode step, so the "
+        "batch changes all the time and the kernels reduce in a different order, which changes the log-probs "
+        "the engine reports compared with the trainer. vLLM's core is RadixAttention."
+    )
+    question = BANK["infra-05"]
+    result = scorer.assess(question, answer, None)
+    assert [m.misconception for m in result.misconceptions] == ["misattributed-radixattention"]
+    assert result.depth == 1
+    decision = decide(question, QuestionProgress(assessment=result), CandidateAction.answer, Limits(follow_ups=3))
+    assert decision.challenge == "misattributed-radixattention" or decision.target == "misattributed-radixattention"
+    text = phrase(WriteRequest(question, decision, result, (), "en", 1))
+    assert "RadixAttention" in text and "vLLM's core is RadixAttention" in text
+
+
+def test_a_misattribution_is_a_misconception_of_every_question():
+    for question in (BANK["algo-07"], BANK["infra-13"]):
+        wrong = question.misconception("misattributed-areal-from-ant")
+        assert "AReaL" in wrong.correction and "AReaL" in question.correction_in(wrong.id, "said", "zh")
+    with pytest.raises(KeyError):
+        BANK["algo-07"].misconception("no-such-claim")
+
+
+def test_every_fact_has_one_owner_among_its_rivals():
+    for group in load_facts().groups:
+        owned = [name for owner in group.owners for a in owner.owns for name in a.names]
+        rivals = [name for owner in group.owners for name in owner.names]
+        assert len(owned) == len(set(owned)), group.id
+        assert not set(owned) & set(rivals), group.id
+    assert len(misattributions()) == sum(len(o.owns) for g in load_facts().groups for o in g.owners)
+
+
+def test_a_broken_facts_file_names_the_file_and_the_field(tmp_path: Path):
+    bad = tmp_path / "facts.yaml"
+    bad.write_text("groups:\n  - id: engines\n    owners: []\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"facts\.yaml: groups\.0\.what"):
+        load_facts.__wrapped__(bad)
