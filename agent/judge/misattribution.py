@@ -111,10 +111,10 @@ def _bound_to(stretch: str, term: _Name, owners: list[_Name], relation: re.Patte
         if owner.end <= term.start:
             gap = stretch[owner.end : term.start]
             after = AFTER_TERM.match(stretch, term.end)
-            related = (relation.search(gap) or after) and not _possessed(stretch, owner)
+            related = bool(relation.search(gap) or after) and not _possessed(stretch, owner)
         elif owner.start >= term.end:
             gap = stretch[term.end : owner.start]
-            related = OWNED_BY_NEXT.match(gap)
+            related = bool(OWNED_BY_NEXT.match(gap))
         else:
             continue
         if len(gap) > MAX_GAP or not related or NEGATED.search(gap):
