@@ -24,6 +24,9 @@ class Attribute(_Strict):
     names: list[NonEmpty] = Field(min_length=1)
     """How answers write it, lower case, in any language."""
     source: Source
+    same_as: list[str] = Field(default_factory=list)
+    """Bank misconceptions that state this very swap: a question that has one is charged with it,
+    not with the swap besides (one wrong claim counted once)."""
 
 
 class Owner(_Strict):

@@ -132,7 +132,14 @@ def _by_cues(question: Question, sentence: str) -> SentenceClaims:
             out.points.append(PointClaim(kp.id, kp.level, sentence, "cue", cue=cue))
     out.misconceptions = [
         WrongClaim(w.id, sentence, "cue") for w in question.misconceptions if asserts(sentence, w.cues.all())
-    ] + [WrongClaim(m.misconception, sentence, "cue") for m in misattributions_in(sentence)]
+    ]
+    own = {w.id for w in question.misconceptions}
+    for swap in misattributions_in(sentence):
+        # A swap the bank states as one of this question's misconceptions is charged as that one.
+        same = [m for m in swap.same_as if m in own]
+        wrong = same[0] if same else swap.misconception
+        if wrong not in {w.misconception for w in out.misconceptions}:
+            out.misconceptions.append(WrongClaim(wrong, sentence, "cue"))
     return out
 
 

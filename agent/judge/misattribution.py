@@ -14,26 +14,28 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from knowledge.facts import Group, load_facts, misattribution_id
+from knowledge.facts import Attribute, Group, load_facts, misattribution_id
 
 CLAIM = re.compile(r"[^;；。!?！？\n]+[;；。!?！？\n]?")
 QUESTION = re.compile(r"[?？]$|吗")
 CONTRAST = re.compile(
-    r"\b(?:while|whereas|but|however|unlike|compared (?:to|with)|in contrast|rather than)\b|, (?:and|so) |"
+    r"\b(?:while|whereas|but|however|unlike|compared (?:to|with)|in contrast|rather than|instead of)\b|, (?:and|so) |"
     r"而|但|不过|相比|不同于|不像|与之相对"
 )
 """Where one claim ends and the next begins: a term is never bound across a contrast."""
 SHARED = re.compile(
     r"\b(?:like|similar|similarly|equivalent|comparable|akin|also|too|both|respectively|either|each|vs|versus|or)\b|"
-    r"类似|相当于|一样|也|同样|都|分别|或"
+    r"类似|相当于|一样|也(?!就是)|同样|都|分别|或"
 )
 """Comparison or sharing: a stretch that says one of these binds nothing."""
-NEGATED = re.compile(r"\b(?:not|no|never|without|neither|nor)\b|n't|没|不|无|非")
+DENIED = re.compile(r"\b(?:wrong|myth|false|incorrect|untrue|mistaken)\b|误解|错误|说法不对|并不是")
+"""A stretch that calls something wrong ("it's wrong to say SFT is mode-seeking") asserts nothing."""
+NEGATED = re.compile(r"\b(?:not|no|never|without|neither|nor|loses?|lost|lacks?|drops?)\b|n't|没|不|无|非|丢|失去")
 """Negation between a name and a term: "vLLM does not use RadixAttention" is right."""
 RELATION = {
     "design": re.compile(
         r"'s\b|\b(?:uses?|used|using|introduced?|is|are|was|core|centre|center|built|based|relies|rely|"
-        r"calls?|named|with)\b|[(（]|的|是|用|采用|基于|核心|提出|引入|叫"
+        r"calls?|named|with|has|have|keeps?|computes?|applies|apply|minimi[sz]es?)\b|[(（]|的|是|用|采用|基于|核心|提出|引入|叫"
     ),
     "origin": re.compile(
         r"'s\b|\b(?:from|by|at|developed|proposed|introduced|released|created|open-sourced|built|team|lab)\b|"
@@ -57,6 +59,8 @@ class Misattribution:
     term: str
     given_to: str
     """The rival the sentence gave the term to."""
+    same_as: tuple[str, ...] = ()
+    """Bank misconceptions that state this swap (`knowledge.facts.Attribute.same_as`)."""
 
 
 @dataclass(frozen=True)
@@ -65,7 +69,7 @@ class _Name:
     end: int
     owner: int
     """Index of the owner in the group; for a term, of the one who owns it."""
-    attribute: str = ""
+    attribute: Attribute | None = None
 
 
 def _pattern(name: str) -> re.Pattern[str]:
@@ -76,22 +80,19 @@ def _pattern(name: str) -> re.Pattern[str]:
 
 
 @cache
-def _patterns(group_id: str) -> tuple[list[tuple[int, re.Pattern[str]]], list[tuple[int, str, re.Pattern[str]]]]:
+def _patterns(
+    group_id: str,
+) -> tuple[list[tuple[int, re.Pattern[str]]], list[tuple[int, Attribute, re.Pattern[str]]]]:
     group = next(g for g in load_facts().groups if g.id == group_id)
     owners = [(i, _pattern(n.lower())) for i, owner in enumerate(group.owners) for n in owner.names]
-    terms = [
-        (i, misattribution_id(a), _pattern(n.lower()))
-        for i, owner in enumerate(group.owners)
-        for a in owner.owns
-        for n in a.names
-    ]
+    terms = [(i, a, _pattern(n.lower())) for i, owner in enumerate(group.owners) for a in owner.owns for n in a.names]
     return owners, terms
 
 
 def _find(stretch: str, group: Group) -> tuple[list[_Name], list[_Name]]:
     owner_patterns, term_patterns = _patterns(group.id)
     owners = [_Name(m.start(), m.end(), i) for i, p in owner_patterns for m in p.finditer(stretch)]
-    terms = [_Name(m.start(), m.end(), i, mid) for i, mid, p in term_patterns for m in p.finditer(stretch)]
+    terms = [_Name(m.start(), m.end(), i, a) for i, a, p in term_patterns for m in p.finditer(stretch)]
     # A name inside a longer one ("字节" in "字节跳动", "glm" in a term's own words) is part of it.
     terms = [t for t in terms if not any(_inside(t, u) for u in terms)]
     owners = [o for o in owners if not any(_inside(o, t) or (o.start, o.end) == (t.start, t.end) for t in terms)]
@@ -102,7 +103,9 @@ def _inside(name: _Name, other: _Name) -> bool:
     return other.start <= name.start and name.end <= other.end and other.end - other.start > name.end - name.start
 
 
-def _bound_to(stretch: str, term: _Name, owners: list[_Name], relation: re.Pattern[str]) -> _Name | None:
+def _bound_to(
+    stretch: str, term: _Name, owners: list[_Name], terms: list[_Name], relation: re.Pattern[str]
+) -> _Name | None:
     """The owner the stretch binds the term to: the nearest name before it that a relating word joins
     to it ("vLLM's core is X", "X 来自 Y" or "Y 是 X 开源的": the word may follow the term), or a name
     right after it that owns it ("X's Y", "X 的 Y", "Y (X)")."""
@@ -117,11 +120,18 @@ def _bound_to(stretch: str, term: _Name, owners: list[_Name], relation: re.Patte
             related = bool(OWNED_BY_NEXT.match(gap))
         else:
             continue
-        if len(gap) > MAX_GAP or not related or NEGATED.search(gap):
+        if len(gap) > MAX_GAP or not related or NEGATED.search(gap) or _term_between(owner, term, terms):
             continue
         if best is None or len(gap) < best[0]:
             best = (len(gap), owner)
     return best[1] if best else None
+
+
+def _term_between(owner: _Name, term: _Name, terms: list[_Name]) -> bool:
+    """Is another term of the group nearer the name? The name is bound to that one ("GRPO's token-level
+    ratio with a sequence-level one": the sequence-level ratio is not GRPO's)."""
+    low, high = min(owner.end, term.end), max(owner.start, term.start)
+    return any(low <= t.start and t.end <= high for t in terms if t is not term)
 
 
 def _possessed(stretch: str, owner: _Name) -> bool:
@@ -136,16 +146,22 @@ def misattributions_in(sentence: str) -> list[Misattribution]:
     claims = [c.group(0) for c in CLAIM.finditer(sentence.lower())]
     stretches = [s for c in claims if not QUESTION.search(c.strip()) for s in CONTRAST.split(c)]
     for stretch in stretches:
-        if not stretch.strip() or SHARED.search(stretch):
+        if not stretch.strip() or SHARED.search(stretch) or DENIED.search(stretch):
             continue
         for group in load_facts().groups:
             owners, terms = _find(stretch, group)
             for term in terms:
-                owner = _bound_to(stretch, term, owners, RELATION[group.binds_by])
-                if owner is not None and owner.owner != term.owner and term.attribute not in found:
-                    found[term.attribute] = Misattribution(
-                        term.attribute,
+                owner = _bound_to(stretch, term, owners, terms, RELATION[group.binds_by])
+                attribute = term.attribute
+                if attribute is None or owner is None or owner.owner == term.owner:
+                    continue
+                found.setdefault(
+                    misattribution_id(attribute),
+                    Misattribution(
+                        misattribution_id(attribute),
                         stretch[term.start : term.end],
                         group.owners[owner.owner].name,
-                    )
+                        tuple(attribute.same_as),
+                    ),
+                )
     return list(found.values())

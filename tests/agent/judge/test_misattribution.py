@@ -28,6 +28,12 @@ BANK = load_bank()
         ("slime 是蚂蚁开源的框架。", {("蚂蚁", "slime")}),
         ("verl is Zhipu's framework.", {("zhipu", "verl")}),
         ("CISPO 来自字节跳动。", {("字节跳动", "CISPO")}),
+        ("GSPO keeps a token-level ratio but clips it harder.", {("token-level ratio", "GSPO")}),
+        (
+            "GRPO 的 KL 惩罚用的是 forward KL，也就是让策略覆盖参考模型的所有模式。",
+            {("forward kl", "the KL penalty of RL fine-tuning (PPO, GRPO)")},
+        ),
+        ("SFT is mode-seeking, so it loses diversity.", {("mode-seeking", "maximum likelihood (SFT, cross-entropy)")}),
     ],
 )
 def test_a_term_given_to_a_rival_is_found(sentence, given):
@@ -50,6 +56,11 @@ def test_a_term_given_to_a_rival_is_found(sentence, given):
         "Ant's AReaL and ByteDance's verl both run asynchronous rollouts.",
         "slime 是智谱开源的，AReaL 是蚂蚁的。",
         "Unlike vLLM, SGLang keeps a radix tree of prefixes.",
+        "GSPO replaces GRPO's token-level ratio with a sequence-level ratio over the whole response.",
+        "GSPO 丢掉了 token 级的 ratio，改成整条序列一个比率。",
+        "GRPO 的 advantage 是 sequence-level 的，广播到每个 token。",
+        "SFT minimises the forward KL, which is mass-covering, whereas the KL penalty in RL is a reverse KL.",
+        "It is wrong to say SFT is mode-seeking; cross-entropy training is mass-covering.",
     ],
 )
 def test_right_negated_compared_or_asked_bindings_are_left_alone(sentence):
@@ -84,6 +95,15 @@ def test_one_swap_caps_the_answer_and_the_follow_up_asks_whose_it_is(scorer):
     assert decision.challenge == "misattributed-radixattention" or decision.target == "misattributed-radixattention"
     text = phrase(WriteRequest(question, decision, result, (), "en", 1))
     assert "RadixAttention" in text and "vLLM's core is RadixAttention" in text
+
+
+def test_a_swap_the_bank_already_names_is_charged_once(scorer):
+    sentence = "MLE minimises the reverse KL, so SFT is mode-seeking."
+    assert [m.misconception for m in scorer.assess(BANK["algo-02"], sentence, None).misconceptions] == [
+        "mle-is-reverse-kl"
+    ]
+    elsewhere = {m.misconception for m in scorer.assess(BANK["algo-17"], sentence, None).misconceptions}
+    assert "misattributed-rl-reverse-kl" in elsewhere
 
 
 def test_a_misattribution_is_a_misconception_of_every_question():
