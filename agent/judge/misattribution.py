@@ -24,8 +24,8 @@ CONTRAST = re.compile(
 )
 """Where one claim ends and the next begins: a term is never bound across a contrast."""
 SHARED = re.compile(
-    r"\b(?:like|similar|similarly|equivalent|comparable|akin|also|too|both|respectively|either|each|vs|versus|or)\b|"
-    r"类似|相当于|一样|也(?!就是)|同样|都|分别|或"
+    r"\b(?:like|similar|similarly|equivalent|comparable|akin|both|respectively|either|each|vs|versus|or)\b|"
+    r"类似|相当于|一样|都|分别|或"
 )
 """Comparison or sharing: a stretch that says one of these binds nothing."""
 DENIED = re.compile(r"\b(?:wrong|myth|false|incorrect|untrue|mistaken)\b|误解|错误|说法不对|并不是")
@@ -35,7 +35,7 @@ NEGATED = re.compile(r"\b(?:not|no|never|without|neither|nor|loses?|lost|lacks?|
 RELATION = {
     "design": re.compile(
         r"'s\b|\b(?:uses?|used|using|introduced?|is|are|was|core|centre|center|built|based|relies|rely|"
-        r"calls?|named|with|has|have|keeps?|computes?|applies|apply|minimi[sz]es?)\b|[(（]|的|是|用|采用|基于|核心|提出|引入|叫"
+        r"calls?|named|with|has|have|keeps?|computes?|applies|apply|minimi[sz]es?|its)\b|[(（]|的|是|用|采用|基于|核心|提出|引入|叫"
     ),
     "origin": re.compile(
         r"'s\b|\b(?:from|by|at|developed|proposed|introduced|released|created|open-sourced|built|team|lab)\b|"
@@ -43,8 +43,11 @@ RELATION = {
     ),
 }
 """The words through which a term is bound to its owner, per kind of fact (`Group.binds_by`)."""
-OWNED_BY_NEXT = re.compile(r"\s*(?:'s|’s|的|开源的|推出的|提出的|做的|出品的|家的|团队的|[(（])\s*$")
-"""What joins a term to the name right after it that owns it."""
+OWNED_BY_NEXT = re.compile(
+    r"\s*(?:'s|’s|的|开源的|推出的|提出的|做的|出品的|家的|团队的|[(（]|(?:is|are|was|belongs to|comes from|是|属于|来自)\s*)\s*$"
+)
+"""What joins a term to the name right after it that owns it ("ByteDance's verl", "X (vLLM)",
+"序列级 ratio 是 GSPO 的做法")."""
 POSSESSOR = re.compile(r"[a-z0-9]'s\s*$|\S\s*的\s*$")
 AFTER_TERM = re.compile(r"'s\b|\s*(?:的|开源|提出|推出|发布|开发|出品|做)")
 """An origin word right after a term, relating it to the name before ("slime 是蚂蚁开源的")."""

@@ -34,6 +34,8 @@ BANK = load_bank()
             {("forward kl", "the KL penalty of RL fine-tuning (PPO, GRPO)")},
         ),
         ("SFT is mode-seeking, so it loses diversity.", {("mode-seeking", "maximum likelihood (SFT, cross-entropy)")}),
+        ("GSPO also helps, because its token-level ratio is steadier.", {("token-level ratio", "GSPO")}),
+        ("RadixAttention is vLLM's main idea.", {("radixattention", "vLLM")}),
     ],
 )
 def test_a_term_given_to_a_rival_is_found(sentence, given):
@@ -61,6 +63,8 @@ def test_a_term_given_to_a_rival_is_found(sentence, given):
         "GRPO 的 advantage 是 sequence-level 的，广播到每个 token。",
         "SFT minimises the forward KL, which is mass-covering, whereas the KL penalty in RL is a reverse KL.",
         "It is wrong to say SFT is mode-seeking; cross-entropy training is mass-covering.",
+        "CISPO 对每个 token 的权重做裁剪，序列级 ratio 是 GSPO 的做法。",
+        "The sequence-level ratio is GSPO's, not CISPO's.",
     ],
 )
 def test_right_negated_compared_or_asked_bindings_are_left_alone(sentence):
