@@ -37,6 +37,7 @@ from agent.text import (
     sentences,
     shorten,
 )
+from knowledge.facts import misattributions
 from knowledge.models import Question
 
 
@@ -170,6 +171,13 @@ def is_keyword_list(content: list[str]) -> bool:
     return list_shape(one_per_line(content)).is_list and sum(explains(s) for s in content) < 2
 
 
+def distinct_wrong_claims(misconceptions: list[MisconceptionHit]) -> int:
+    """How many wrong claims the answer makes: one sentence that swaps two owners ("vLLM 的核心是
+    RadixAttention，SGLang 的核心是 PagedAttention") is one confusion, though it gives each term away."""
+    swaps = misattributions()
+    return len({m.quote if m.misconception in swaps else m.misconception for m in misconceptions})
+
+
 class RubricScorer:
     name = "offline"
 
@@ -189,7 +197,7 @@ class RubricScorer:
         `wrong_claims_for_0`)? Then what it got right in passing is not counted either."""
         if not misconceptions:
             return False
-        return (not evidence and self.rule.wrong_alone_shows_nothing) or len(
+        return (not evidence and self.rule.wrong_alone_shows_nothing) or distinct_wrong_claims(
             misconceptions
         ) >= self.rule.wrong_claims_for_0
 

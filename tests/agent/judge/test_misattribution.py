@@ -74,7 +74,7 @@ def test_right_negated_compared_or_asked_bindings_are_left_alone(sentence):
 def test_an_answer_built_on_swapped_owners_shows_nothing_and_is_challenged(scorer):
     answer = (
         "Continuous batching lets finished requests leave and new ones join at every decode step. "
-        "SGLang is built around PagedAttention, while the core of vLLM is RadixAttention."
+        "SGLang is built around PagedAttention. The core of vLLM, on the other hand, is RadixAttention."
     )
     result = scorer.assess(BANK["infra-05"], answer, None)
     assert {m.misconception for m in result.misconceptions} == {
@@ -99,6 +99,16 @@ def test_one_swap_caps_the_answer_and_the_follow_up_asks_whose_it_is(scorer):
     assert decision.challenge == "misattributed-radixattention" or decision.target == "misattributed-radixattention"
     text = phrase(WriteRequest(question, decision, result, (), "en", 1))
     assert "RadixAttention" in text and "vLLM's core is RadixAttention" in text
+
+
+def test_one_sentence_swapping_two_owners_is_one_confusion(scorer):
+    answer = (
+        "Continuous batching lets finished requests leave and new ones join at every decode step. "
+        "vLLM 的核心是 RadixAttention，SGLang 的核心是 PagedAttention。"
+    )
+    result = scorer.assess(BANK["infra-05"], answer, None)
+    assert len(result.misconceptions) == 2 and result.depth == 1
+    assert "continuous-batching-definition" in {e.key_point for e in result.covered}
 
 
 def test_a_swap_the_bank_already_names_is_charged_once(scorer):
