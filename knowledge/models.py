@@ -159,6 +159,10 @@ class Misconception(_Strict):
     """Where the correction can be checked."""
     statement_zh: str | None = None
     correction_zh: str | None = None
+    challenge: Bilingual | None = None
+    """What the interviewer asks right after the claim is stated: a question that makes the candidate
+    test the claim, without giving the correction away (without one, the probe of the key point the
+    claim touches is asked)."""
 
     def statement_in(self, lang: str) -> str:
         return in_language(self.statement, self.statement_zh, lang)

@@ -127,6 +127,11 @@ misconceptions:
       zh: ["TODO 错误说法"]
     correction: "TODO: what is true instead, and why."
     # correction_zh: "TODO：纠正的中文（可选）。"
+    # (optional) What the interviewer asks right after the claim: makes the candidate test it, never
+    # states the correction.
+    # challenge:
+    #   en: "TODO: a small example or step that would expose the claim?"
+    #   zh: "TODO：一个能让候选人自己发现问题的小例子或推导？"
     sources: []
 
 # Asked once levels 1-3 are covered, to find out whether the candidate reaches level 4.

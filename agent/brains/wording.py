@@ -115,6 +115,8 @@ def probe_text(question: Question, target: str, lang: str) -> str:
         return question.expert_probes[int(target.split(":")[1])].get(lang)
     for wrong in question.misconceptions:
         if wrong.id == target:
+            if wrong.challenge is not None:
+                return wrong.challenge.get(lang)
             return _related_key_point(question, wrong.statement).probe.get(lang)
     if target in challenges():
         return challenges()[target].get(lang)
