@@ -51,6 +51,11 @@ class MeaningJudge:
 
     MAX_POINTS_PER_SENTENCE = 2
     CACHE_SIZE = 4096
+    POINT_OVER_WRONG = 0.9
+    """A text read as making one of the question's key points this surely is not also read as one of
+    its misconceptions (a cue phrase still can): e5 puts a correct sentence about a misconception's
+    subject as near its assertions as the claim itself ("Unsloth is great for single-GPU LoRA
+    experiments" as *Unsloth suits multi-node RL*), and the head then reads both."""
 
     def __init__(
         self, embed: Embed, exemplars: dict[str, QuestionExemplars], vectors: VectorStore | None, heads: Heads | None
@@ -179,7 +184,8 @@ class MeaningJudge:
                     reading.points.append(claim)
                 else:
                     reading.near_miss = claim
-            for wrong in question.misconceptions:
+            sure_point = any((c.strength or 0.0) >= self.POINT_OVER_WRONG for c in reading.points)
+            for wrong in [] if sure_point else question.misconceptions:
                 p = float(wrong_p[wrong.id][i])
                 if p >= wrong_head.threshold:
                     nearest, _ = index.nearest(sims[i], index.groups["wrongs"][wrong.id]["assert"])

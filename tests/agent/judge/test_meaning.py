@@ -71,6 +71,32 @@ def test_its_denial_is_not_the_misconception(scorer):
     assert "ppo-takes-max" not in {m.misconception for m in assess(scorer, "algo-07", answer).misconceptions}
 
 
+@pytest.mark.parametrize(
+    "qid, correct, wrong, misconception",
+    [
+        (
+            "infra-16",
+            "Unsloth is great for single-GPU LoRA experiments.",
+            "Unsloth is a good choice for large multi-node RL.",
+            "unsloth-for-scale",
+        ),
+        (
+            "algo-07",
+            "With CISPO every token keeps a gradient, just with a bounded weight, so you keep the signal but the "
+            "variance is capped.",
+            "CISPO removes clipping entirely.",
+            "cispo-no-clipping",
+        ),
+    ],
+)
+def test_a_correct_sentence_on_a_misconceptions_subject_is_not_that_misconception(
+    scorer, qid, correct, wrong, misconception
+):
+    """Gold dev sentences the reader by meaning challenged as the misconception beside their key point."""
+    assert misconception not in {m.misconception for m in assess(scorer, qid, correct).misconceptions}
+    assert misconception in {m.misconception for m in assess(scorer, qid, wrong).misconceptions}
+
+
 def test_a_word_negated_by_its_prefix_is_not_the_misconception_it_negates(scorer):
     """A user trial's sentence, challenged as "a baseline biases the gradient" before."""
     answer = "Subtracting a baseline keeps the policy gradient unbiased while reducing its variance."
