@@ -1,8 +1,9 @@
 """The plain front end: a session in a plain terminal or a pipe, as text or one JSON event per line.
 
 An answer ends at an empty line (or at the end of input). A line `/hint`, `/skip`, `/idk`,
-`/repeat`, `/quit` or `/end` at the start of an answer acts at once. `/quit` leaves the session
-resumable; `/end` ends it with a report.
+`/repeat`, `/quit` or `/end` acts at once: at the start of an answer, instead of it; after an
+answer's lines, once that answer is sent. `/quit` leaves the session resumable; `/end` ends it with
+a report.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ class LineReader:
 
     def __init__(self, stream: IO[bytes]):
         self.stream = stream
+        self.pending: tuple[CandidateAction | None, str] | None = None
+        """A command typed right after an answer's last line: it acts on the next read."""
 
     def reply(
         self, keep: Callable[[str], None] | None = None, begun: str = ""
@@ -47,14 +50,22 @@ class LineReader:
         """(action, text); (None, "") for /quit; None at the end of input with nothing typed.
         `keep` is given the unfinished answer after each line (the draft); `begun` is a draft
         from before a restart, which the lines typed now continue."""
+        if self.pending is not None:
+            pending, self.pending = self.pending, None
+            return pending
         lines: list[str] = begun.splitlines()
         while True:
             raw = self.stream.readline()
             if not raw:
                 return (CandidateAction.answer, "\n".join(lines)) if lines else None
             line = raw.decode("utf-8", errors="replace").rstrip("\r\n")
-            if not lines and line.strip() in COMMANDS:
-                return COMMANDS[line.strip()], ""
+            if line.strip() in COMMANDS:
+                # "answer\n/end" sends the answer, then ends: the command is never part of the answer.
+                command = COMMANDS[line.strip()], ""
+                if not lines:
+                    return command
+                self.pending = command
+                return CandidateAction.answer, "\n".join(lines)
             if not line.strip():
                 if lines:
                     return CandidateAction.answer, "\n".join(lines)

@@ -144,7 +144,8 @@ def strip_meta(text: str) -> str:
 
 def _only_meta(sentence: str) -> bool:
     """A sentence with nothing to judge once the request in it is taken out. "不知道" alone is not
-    such a sentence: it tells the judge the candidate does not know (it was read as an empty reply)."""
+    such a sentence: it tells the judge the candidate does not know (it was read as an empty reply);
+    nor is a one-word answer ("verl.", "不保留。"), which takes nothing out."""
     if DONT_KNOW.search(sentence):
         return False
     leftover = sentence
@@ -156,7 +157,9 @@ def _only_meta(sentence: str) -> bool:
         leftover,
         flags=_I,
     )
-    return size(re.sub(r"[^\w\u3400-\u9fff]+", " ", leftover)) < 2
+    left = size(re.sub(r"[^\w\u3400-\u9fff]+", " ", leftover))
+    # A short reply with no talk about the conversation in it is an answer: "verl.", "不保留。".
+    return left < 2 and left < size(re.sub(r"[^\w\u3400-\u9fff]+", " ", sentence))
 
 
 def hear(text: str, question: Question | None = None) -> Reply:

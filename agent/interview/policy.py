@@ -10,8 +10,8 @@ asked, one already asked never again, and one the candidate has partly said come
 others (its follow-up names what was said). An answer that shows nothing because it explains a
 neighbouring concept or stands only on wrong claims gets a hint toward what was asked, the wrong
 claim named first. A candidate who is stuck gets a hint; one who asks for
-more climbs the key point's ladder of hints, up to `max_hints` per question, while "I don't know"
-after a hint closes the question.
+more climbs the key point's ladder of hints, up to `max_hints` per question (even once the
+follow-ups are spent), while "I don't know" after a hint closes the question.
 """
 
 from __future__ import annotations
@@ -105,9 +105,11 @@ def decide(
     open_parts = untouched_parts(question, covered, partly_said)
     if assessment.depth >= 4 and not open_parts:
         return Decision(action="move_on", why="expert depth reached", heard=heard)
-    if progress.follow_ups >= limits.follow_ups:
-        return Decision(action="move_on", why=f"{limits.follow_ups} follow-ups used", heard=heard)
     asked_for_hint = action is CandidateAction.hint
+    # The follow-ups are the interviewer's budget; a hint the candidate asks for is theirs, up to
+    # `max_hints` (a second "another hint" after the last follow-up used to close the question unsaid).
+    if progress.follow_ups >= limits.follow_ups and not (asked_for_hint and len(progress.hints) < limits.hints):
+        return Decision(action="move_on", why=f"{limits.follow_ups} follow-ups used", heard=heard)
     if progress.stalls >= 2 and not (asked_for_hint and len(progress.hints) < limits.hints):
         return Decision(action="move_on", why="two follow-ups without progress", heard=heard)
     if asked_for_hint or action is CandidateAction.idk or Flag.dont_know in assessment.flags:

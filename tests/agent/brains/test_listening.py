@@ -84,6 +84,15 @@ def test_the_content_is_made_of_the_reply_s_own_words():
     assert strip_meta("I already told you that. Let me think.") == ""
 
 
+@pytest.mark.parametrize("answer", ["verl.", "不保留。", "slime"])
+def test_a_one_word_answer_is_an_answer(answer):
+    """ "verl." to "which would you pick?" was taken for talk about the conversation and shown as
+    "(no answer)"; one word of talk alone still is talk."""
+    assert strip_meta(answer) == answer
+    for talk in ("OK.", "please.", "again?"):
+        assert strip_meta(talk) == ""
+
+
 def test_a_clarifying_question_finds_the_bank_s_answer(bank):
     question = bank["algo-02"]
     direction = next(c for c in question.clarifications if "direction" in c.asks.en)

@@ -352,3 +352,16 @@ def test_never_probes_a_target_twice(data):
         assert decision.rung == hints.count(decision.target)
     else:
         assert decision.target is None
+
+
+def test_a_hint_asked_for_is_given_after_the_last_follow_up(question):
+    """Asking for another hint once the follow-ups are spent gets the hint, not a silent move on;
+    the hints' own limit still holds, and an answer there still closes the question."""
+    shown = ids_at(question, 1)[:1]
+    state = assessment_for(question, shown, 1)
+    spent = progress(follow_ups=3, max_follow_ups=3, hints=["x"])
+    decision = decide_at(question, state, CandidateAction.hint, spent)
+    assert (decision.action, decision.target) == ("hint", first_untouched_point(question, shown))
+    assert decide_at(question, state, CandidateAction.answer, spent).action == "move_on"
+    both_spent = progress(follow_ups=3, max_follow_ups=3, hints=["x", "y"])
+    assert decide_at(question, state, CandidateAction.hint, both_spent).action == "move_on"

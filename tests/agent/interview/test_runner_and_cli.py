@@ -420,6 +420,36 @@ def test_a_plain_session_ends_by_saying_where_its_report_is(tmp_path):
     assert "面试报告" in path.read_text(encoding="utf-8")
 
 
+def test_a_command_on_the_line_after_an_answer_sends_the_answer_then_acts():
+    """ "answer\n/end" stored "/end" inside the answer and left the session open: a command line
+    ends the answer and acts on the next read, whichever command it is."""
+    import io
+
+    from tui.plain import LineReader
+
+    reader = LineReader(io.BytesIO(b"PPO clips the ratio.\nThe min is pessimistic.\n/end\n/hint\n"))
+    assert reader.reply() == (CandidateAction.answer, "PPO clips the ratio.\nThe min is pessimistic.")
+    assert reader.reply() == (CandidateAction.end, "")
+    assert reader.reply() == (CandidateAction.hint, "")
+    assert reader.reply() is None
+    quitting = LineReader(io.BytesIO(b"PPO clips the ratio.\n/quit\n"))
+    assert quitting.reply() == (CandidateAction.answer, "PPO clips the ratio.")
+    assert quitting.reply() == (None, "")
+
+
+def test_end_typed_right_after_an_answer_ends_the_session_with_the_answer_in_it(tmp_path):
+    from agent.interview.sessions import SessionIndex
+
+    answer = b"PPO clips the probability ratio to 1 +/- epsilon so one update cannot move the policy far."
+    result = run_cli(tmp_path, "interview", "--plain", "--question", "algo-07", stdin=answer + b"\n/end\n")
+    assert result.returncode == 0, result.stderr.decode()
+    [row] = SessionIndex(tmp_path / "sessions.sqlite").list()
+    assert row.status == "ended"
+    report = json.loads(run_cli(tmp_path, "report", row.id, "--format", "json").stdout)
+    answers = [t["answer"] for t in report["transcript"]]
+    assert answers == [answer.decode()], "the answer is kept whole, without the command"
+
+
 def test_report_and_sessions_on_a_new_home_say_there_is_nothing_yet(tmp_path):
     """`report` said "no session  found" (a blank where the id goes) and `sessions` printed nothing."""
     report = run_cli(tmp_path, "report")
