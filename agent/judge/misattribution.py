@@ -143,11 +143,31 @@ def _possessed(stretch: str, owner: _Name) -> bool:
     return bool(POSSESSOR.search(stretch[: owner.start]))
 
 
+COMPARED = re.compile(r"unlike|compared|in contrast|不同于|不像|相比")
+"""A contrast that names the other side first ("SGLang, unlike vLLM, uses RadixAttention")."""
+ASIDE = re.compile(r"^[^,，]*[,，]")
+
+
+def _stretches(claim: str) -> list[str]:
+    """The claim cut at its contrasts. After "unlike X," the name up to the comma is the one the
+    claim is compared with, not its subject: it is left out of the stretch that follows."""
+    out, start, compared = [], 0, False
+    for match in CONTRAST.finditer(claim):
+        out.append(_without_aside(claim[start : match.start()], compared))
+        start, compared = match.end(), bool(COMPARED.search(match.group(0)))
+    out.append(_without_aside(claim[start:], compared))
+    return out
+
+
+def _without_aside(stretch: str, compared: bool) -> str:
+    return ASIDE.sub("", stretch, count=1) if compared else stretch
+
+
 def misattributions_in(sentence: str) -> list[Misattribution]:
     """The terms this sentence gives to a rival of their owner, one per term."""
     found: dict[str, Misattribution] = {}
     claims = [c.group(0) for c in CLAIM.finditer(sentence.lower())]
-    stretches = [s for c in claims if not QUESTION.search(c.strip()) for s in CONTRAST.split(c)]
+    stretches = [s for c in claims if not QUESTION.search(c.strip()) for s in _stretches(c)]
     for stretch in stretches:
         if not stretch.strip() or SHARED.search(stretch) or DENIED.search(stretch):
             continue

@@ -36,6 +36,19 @@ BANK = load_bank()
         ("SFT is mode-seeking, so it loses diversity.", {("mode-seeking", "maximum likelihood (SFT, cross-entropy)")}),
         ("GSPO also helps, because its token-level ratio is steadier.", {("token-level ratio", "GSPO")}),
         ("RadixAttention is vLLM's main idea.", {("radixattention", "vLLM")}),
+        # A user trial: the directions swapped were acknowledged "Correct" and credited.
+        (
+            "KL(q||p) is mode-covering: the model spreads out over all the modes of p, while KL(p||q) is mode-seeking.",
+            {
+                ("mode-covering", "the reverse KL KL(q || p), model first"),
+                ("mode-seeking", "the forward KL KL(p || q), data first"),
+            },
+        ),
+        (
+            "而 KL(p||q) 是 mode-seeking 的，只会锁定一个峰。",
+            {("mode-seeking", "the forward KL KL(p || q), data first")},
+        ),
+        ("Unlike SGLang, vLLM uses RadixAttention.", {("radixattention", "vLLM")}),
     ],
 )
 def test_a_term_given_to_a_rival_is_found(sentence, given):
@@ -65,6 +78,14 @@ def test_a_term_given_to_a_rival_is_found(sentence, given):
         "It is wrong to say SFT is mode-seeking; cross-entropy training is mass-covering.",
         "CISPO 对每个 token 的权重做裁剪，序列级 ratio 是 GSPO 的做法。",
         "The sequence-level ratio is GSPO's, not CISPO's.",
+        # "unlike X," names the side compared with, not the subject.
+        "SGLang, unlike vLLM, uses RadixAttention.",
+        "SGLang 不同于 vLLM，用的是 RadixAttention。",
+        "Reverse KL, unlike forward KL, is mode-seeking.",
+        "KL(p||q) is mass-covering, while KL(q||p) is mode-seeking.",
+        "正向 KL(p||q) 是 mass-covering 的，反向 KL(q||p) 是 mode-seeking 的。",
+        "MLE minimises KL(p||q), which is mass-covering; the KL penalty of RL is reverse, which is mode-seeking.",
+        "KL(q||p) is not mass-covering.",
     ],
 )
 def test_right_negated_compared_or_asked_bindings_are_left_alone(sentence):
