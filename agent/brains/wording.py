@@ -43,15 +43,21 @@ def carries_content(clause: str) -> bool:
     return _words(clause) >= 3 and visible > 0 and wordy / visible >= 0.45
 
 
-LEADING_JOIN = re.compile(r"^(?:(?:and|or|but|so|then|while|which)\s+|(?:而且|或者|并且|然后|以及)\s*)", re.I)
+LEADING_JOIN = re.compile(
+    r"^(?:(?:and|or|but|so|then|while|which|although|though)\s+|(?:而且|或者|并且|然后|以及)\s*)", re.I
+)
 """A clause cut at a comma may open with the word that joined it: the quote starts after it."""
 DANGLING = re.compile(r"\b(the|a|an|of|to|and|or|with|for|in|on|by|from|that|is|are)$", re.I)
 """A clause ending in one of these was cut mid-thought (by the sentence splitter or the writer)."""
 
 
-def claim_quote(sentence: str, cues: list[str] | None = None, claim: str = "", limit: int = QUOTE_CHARS) -> str | None:
+def claim_quote(
+    sentence: str, cues: list[str] | None = None, claim: str = "", limit: int = QUOTE_CHARS, *, not_claim: str = ""
+) -> str | None:
     """The clause of a sentence that carries the claim: the one naming a cue and sharing most words
-    with `claim`, with fillers and talk about the conversation taken off its front, cut at a word
+    with `claim` beyond those it shares with `not_claim` (a wrong claim's correction: "we subtract a
+    baseline to reduce variance, although it adds a small bias" is challenged on the bias, not on
+    the variance), with fillers and talk about the conversation taken off its front, cut at a word
     boundary. None if no clause carries content (a greeting, a protest, a formula fragment)."""
     clauses = []
     for piece in _clauses(" ".join(clean_for_display(sentence).split())):
@@ -66,10 +72,12 @@ def claim_quote(sentence: str, cues: list[str] | None = None, claim: str = "", l
     if not clauses:
         return None
     wanted = stems(claim) if claim else frozenset()
+    unwanted = stems(not_claim) - wanted if not_claim else frozenset()
 
     def weight(clause: str) -> tuple[int, int, int]:
         named = bool(cues and find_cue(normalise(clause), cues))
-        return (named, len(stems(clause) & wanted), _words(clause) >= 4)
+        words = stems(clause)
+        return (named, len(words & wanted) - len(words & unwanted), _words(clause) >= 4)
 
     return shorten(max(clauses, key=weight), limit)
 
@@ -216,7 +224,7 @@ def _wrong_quote(question: Question, assessment: Assessment, misconception: str)
     if hit is None:
         return None
     wrong = question.misconception(misconception)
-    return claim_quote(hit.quote, wrong.cues.all(), wrong.statement)
+    return claim_quote(hit.quote, wrong.cues.all(), wrong.statement, not_claim=wrong.correction)
 
 
 def _redirect_lead(question: Question, decision: Decision, assessment: Assessment, voice: Voice) -> str | None:

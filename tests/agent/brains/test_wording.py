@@ -143,3 +143,16 @@ def test_a_sentence_that_made_two_points_is_quoted_by_the_clause_that_made_each(
     assert quotes["clip-the-ratio"] != quotes["why-min-pessimistic"]
     assert all(q in sentence for q in quotes.values())
     assert "clips the probability ratio" in quotes["clip-the-ratio"] and "pessimistic" in quotes["why-min-pessimistic"]
+
+
+def test_a_wrong_claim_is_quoted_by_its_wrong_clause_not_the_right_one_beside_it(bank):
+    """A user trial: "Careful: “We subtract a baseline to reduce variance” is not how it works"
+    pointed at the right half of the sentence; the wrong half is the one its correction denies."""
+    wrong = bank["algo-05"].misconception("baseline-adds-bias")
+    sentence = (
+        "We subtract a baseline to reduce variance, although it does introduce a small bias into the gradient, "
+        "which is the price you pay."
+    )
+    quote = claim_quote(sentence, wrong.cues.all(), wrong.statement, not_claim=wrong.correction)
+    assert quote == "it does introduce a small bias into the gradient"
+    assert quote in sentence
