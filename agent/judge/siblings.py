@@ -53,6 +53,17 @@ ROLES: dict[str, dict[str, str]] = {
         "old": r"\bold policy\b|\bπ_?old\b|\bpi_?old\b|旧策略|老策略",
     },
     "zero-stage": {f"zero-{n}": rf"zero[- ]?(?:[123]/)*{n}\b" for n in "123"},  # also ZeRO-1/2/3
+    # Where a KL penalty goes: "the per-token KL is subtracted from the reward" has every word of
+    # GRPO's KL-in-the-loss point, whose statement names the reward only to set it aside.
+    "kl-placement": {
+        "loss": r"\bkl\b[^.;。；]{0,40}?(?:\b(?:in|into|to|inside|on) (?:the )?(?:\w+ )?loss\b|loss ?(?:里|中|上)|"
+        r"损失(?:函数)?(?:里|中|上))|\bkl[ -]loss\b|"
+        r"\b(?:put|puts|putting|add|adds|added|adding)\b[^.;。；]{0,20}?\b(?:in|into|to) (?:the )?(?:\w+ )?loss\b",
+        "reward": r"\bkl\b[^.;。；]{0,40}?(?:\b(?:from|in|into|to|inside) (?:the |each |every )?"
+        r"(?:per[- ]token |token[- ]level |scalar )?rewards?\b|(?:reward|奖励) ?(?:里|中|上))|"
+        r"\bsubtract\w*\b[^.;。；]{0,30}?\bfrom (?:the |each |every )?(?:per[- ]token )?rewards?\b|"
+        r"\brewards?\s+(?:minus|less|-|−)\s+(?:\w+\s*[*·×]?\s*){0,3}kl\b|\bkl[- ](?:penali[sz]ed|shaped) rewards?\b",
+    },
 }
 """Families whose member a point's statement names is what the point is about."""
 

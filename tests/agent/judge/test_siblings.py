@@ -39,6 +39,21 @@ def test_kimi_model_names_are_not_kl_estimators():
         ("infra-13", "areal-sync-is-the-problem", "AReaL blames synchronous waiting on the long tail.", False),
         ("infra-10", "ep-shards-experts", "Tensor parallelism puts whole experts on different GPUs.", True),
         ("infra-10", "ep-shards-experts", "Each GPU holds whole experts and tokens travel to them.", False),
+        (
+            "algo-08",
+            "kl-in-loss",
+            "In practice the per-token KL is subtracted from the reward before the advantages.",
+            True,
+        ),
+        ("algo-08", "kl-in-loss", "实际实现里是把每个 token 的 KL 从 reward 里减掉，再算 advantage。", True),
+        ("algo-08", "kl-in-loss", "GRPO puts the KL in the loss rather than in the reward.", False),
+        (
+            "algo-08",
+            "kl-in-loss",
+            "GRPO adds the KL to the loss with a small beta, so advantages stay reward-only.",
+            False,
+        ),
+        ("algo-08", "kl-in-loss", "GRPO 的 KL 是单独加在 loss 里的，乘一个 β。", False),
     ],
 )
 def test_a_sibling_named_instead_of_the_points_own_member(qid, point, sentence, swapped):
@@ -76,3 +91,25 @@ def test_making_the_reference_the_old_policy_credits_nothing_about_the_two():
     assert not names_a_sibling_instead(
         point, "The reference KL is not the trust region: each step is bounded by clipping the ratio to the old policy."
     )
+
+
+def test_the_kl_subtracted_from_the_reward_is_challenged_not_credited_as_the_kl_in_the_loss(scorer):
+    """A user trial (algo-08): the sentence has every word of the point that sets it aside, and was
+    credited as that point and acknowledged."""
+    question = BANK["algo-08"]
+    answer = (
+        "GRPO keeps the policy near the reference model with a KL penalty. In practice the per-token KL is "
+        "subtracted from the reward before computing advantages, and it's estimated with k3."
+    )
+    assessment = scorer.assess(question, answer, None)
+    assert "kl-in-loss" not in {e.key_point for e in assessment.covered}
+    assert [m.misconception for m in assessment.misconceptions] == ["kl-folded-into-reward"]
+    assert "subtracted from the reward" in assessment.misconceptions[0].quote
+    right = scorer.assess(
+        question,
+        "Unlike InstructGPT-style PPO, which subtracts the KL from the reward, GRPO adds it as a separate "
+        "beta-weighted term in the loss, so the advantages stay reward-only.",
+        None,
+    )
+    assert "kl-in-loss" in {e.key_point for e in right.covered}
+    assert not right.misconceptions
