@@ -4,11 +4,16 @@ already said toward a target, and the clause a follow-up quotes."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from agent.brains.listening import Reply, clarification_for, hear, said_toward, strip_meta
-from agent.brains.wording import claim_quote, opening
-from agent.state import Heard
+from agent.brains.request import WriteRequest
+from agent.brains.wording import claim_quote, opening, phrase
+from agent.interview.policy import Limits, decide
+from agent.judge.scoring import RubricScorer
+from agent.state import CandidateAction, Heard, QuestionProgress
 
 PROTEST = "I just said it: H(p) of the data does not depend on the model parameters, so it drops out of the gradient."
 
@@ -91,6 +96,20 @@ def test_a_one_word_answer_is_an_answer(answer):
     assert strip_meta(answer) == answer
     for talk in ("OK.", "please.", "again?"):
         assert strip_meta(talk) == ""
+
+
+@pytest.mark.parametrize(
+    ("answer", "lang", "asks_the_pick_again"), [("verl.", "en", r"\bwhich (?:one|would)\b"), ("verl。", "zh", "选哪个")]
+)
+def test_a_bare_pick_is_not_asked_for_again(bank, answer, lang, asks_the_pick_again):
+    """A user trial (infra-16): to "verl." the follow-up asked "which would it be, and what would make
+    you switch?", the pick just given."""
+    question = bank["infra-16"]
+    assessment = RubricScorer().assess(question, answer, None)
+    decision = decide(question, QuestionProgress(assessment=assessment), CandidateAction.answer, Limits(follow_ups=3))
+    assert decision.action == "follow_up"
+    line = phrase(WriteRequest(question, decision, assessment, (), lang, 1))
+    assert line.strip() and not re.search(asks_the_pick_again, line, re.I), line
 
 
 def test_a_clarifying_question_finds_the_bank_s_answer(bank):
