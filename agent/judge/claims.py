@@ -28,7 +28,8 @@ How = Literal["cue", "meaning"]
 DISMISSAL = re.compile(
     r"\b(?:does|do|did|will|would|wo)(?: ?not|n'?t) (?:really |actually |much |even )?matter\b|"
     r"\b(?:is|are)(?: not|n'?t) (?:really |actually )?(?:a |an )?(?:problem|issue|concern|big deal)\b|"
-    r"\bno need to (?:worry|care)\b|\birrelevant\b|无所谓|不是问题|不重要|不用管|不用担心|"
+    r"\bno need to (?:worry|care)\b|\birrelevant\b|\bnon-?issue\b|\bthere(?:'s| is) no (?:real )?(?:issue|problem)\b|"
+    r"无所谓|不是问题|不重要|不用管|不用担心|没什么问题|没有任何问题|"
     r"\b(?:does|do|did|will|would|wo)(?: ?not|n'?t) (?:really |actually )?(?:affect|cause|introduce|lead to)\b|"
     r"不会影响|不影响|不属于|不会带来|不会导致"
 )

@@ -78,7 +78,26 @@ def same_polarity(sentence: str, exemplar: str) -> bool:
     On the dev sentences this halves the denials taken for the misconception they deny. A word
     negated by its prefix counts too: "keeps the gradient unbiased" against "biases the gradient"."""
     flips = len(NEGATION.findall(sentence)) + len(NEGATION.findall(exemplar)) + antonyms(sentence, exemplar)
-    return flips % 2 == 0
+    return (flips + sameness_reversed(sentence, exemplar) + comparison_reversed(sentence, exemplar)) % 2 == 0
+
+
+SAME = re.compile(r"\b(?:same|identical|equivalent|interchangeable)\b|一样|相同|一回事|等价|同一个", re.IGNORECASE)
+DIFFERENT = re.compile(
+    r"\b(?:differ(?:s|ence|ing)?|different(?! names?\b)|distinct)\b|不同|不一样|区别|差别|相差|差一个", re.IGNORECASE
+)
+"""("The same thing under a different name" says they are the same.)"""
+
+
+def sameness_reversed(one: str, other: str) -> int:
+    """1 when one text says two things differ and the other that they are the same: "cross-entropy
+    and KL differ only by a constant" denies "cross-entropy and KL are the same quantity", though e5
+    puts them side by side (a user's correct answer was charged with it and scored 0)."""
+
+    def says(text: str) -> tuple[bool, bool]:
+        return bool(SAME.search(text)), bool(DIFFERENT.search(text))
+
+    (same_1, diff_1), (same_2, diff_2) = says(one), says(other)
+    return int((diff_1 and not same_1 and same_2 and not diff_2) or (diff_2 and not same_2 and same_1 and not diff_1))
 
 
 NEGATED_WORD = re.compile(
@@ -100,6 +119,39 @@ def antonyms(one: str, other: str) -> int:
     return sum(stem in said(other) for stem in negated(one) - negated(other)) + sum(
         stem in said(one) for stem in negated(other) - negated(one)
     )
+
+
+THAN = re.compile(r"\b(?:than|over)\s+([^.;,，。；]+)|比\s*([^，。；,.;更]+)", re.IGNORECASE)
+COMPARATIVE = re.compile(
+    r"\b(?:more|less|fewer|better|worse|higher|lower|faster|slower|cheaper)\b|更|较", re.IGNORECASE
+)
+NAMED = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+COMPARED_WITHIN = 40
+"""Characters from the thing compared to its comparative word ("DQN is usually more sample efficient")."""
+
+
+def _named(text: str) -> set[str]:
+    """The names in a phrase: words with a capital, a digit or a hyphen (DQN, Q-learning, value-based)."""
+    return {w.lower() for w in NAMED.findall(text) if any(c.isupper() or c.isdigit() or c == "-" for c in w)}
+
+
+def comparison_reversed(sentence: str, exemplar: str) -> int:
+    """1 when the exemplar says A is more something than B and the sentence makes B the one that is
+    more: "so DQN is usually more sample efficient" against "actor-critic is more sample-efficient
+    than DQN", which e5 puts side by side (a user's correction was charged as the claim it corrected)."""
+    compared = THAN.search(exemplar)
+    if not compared:
+        return 0
+    names = _named(compared.group(1) or compared.group(2))
+    in_than = set().union(*(_named(m.group(1) or m.group(2)) for m in THAN.finditer(sentence)))
+    lowered = sentence.lower()
+    for name in names - in_than:
+        for at in (m.end() for m in re.finditer(re.escape(name), lowered)):
+            after = sentence[at : at + COMPARED_WITHIN]
+            more = COMPARATIVE.search(after)
+            if more and not _named(after[: more.start()]):
+                return 1
+    return 0
 
 
 def _max(block: np.ndarray) -> np.ndarray:

@@ -10,7 +10,7 @@ import pytest
 from agent.interview.policy import Limits, decide
 from agent.judge.claims import dismisses
 from agent.judge.heads import HEAD_FILE, Heads
-from agent.judge.index import antonyms
+from agent.judge.index import antonyms, comparison_reversed, sameness_reversed
 from agent.judge.meaning import open_judge, shared_judge
 from agent.judge.scoring import RubricScorer
 from agent.state import CandidateAction, Flag, QuestionProgress
@@ -362,6 +362,13 @@ def test_a_judge_set_to_an_embedding_its_heads_were_not_trained_on_leaves_the_an
         ),
         ("infra-10", "专家之间负载不均衡其实无所谓，router 自己会平衡的。", "load-imbalance"),
         ("infra-10", "专家负载不均衡不是问题，因为 router 会自动把 token 分均匀。", "load-imbalance"),
+        # A user trial (algo-09): the textbook bug, credited as the level-4 point that describes it.
+        (
+            "algo-09",
+            "You just divide each micro-batch loss by its own number of tokens and average over micro-batches "
+            "and ranks, that is always exactly equal to the global token mean, so there is no issue.",
+            "rl-token-normalizer",
+        ),
         (
             "infra-05",
             "数值上倒是没问题，每条请求的计算是独立的，batch 组成变化不会影响 logprob，所以它不会带来训推不一致。",
@@ -407,3 +414,64 @@ def test_a_pun_on_the_questions_word_is_off_topic_not_recall(scorer):
 def test_naming_the_concept_in_a_sentence_about_it_is_still_recall(scorer):
     result = assess(scorer, "infra-10", "Expert parallelism, all-to-all.")
     assert result.depth == 1
+
+
+def test_saying_two_things_differ_denies_that_they_are_the_same(scorer):
+    """A blind answer's correct opening, "Cross-entropy and KL differ only by a constant", was charged as
+    *cross-entropy and KL are the same quantity*, and the whole answer scored 0."""
+    assert sameness_reversed("CE and KL differ only by a constant.", "Cross-entropy is just the same as KL.")
+    assert not sameness_reversed("They are not the same; they differ by H(p).", "CE and KL are the same quantity.")
+    assert not sameness_reversed("CE is the same as KL for one-hot labels.", "CE and KL are the same quantity.")
+    answer = (
+        "Cross-entropy and KL differ only by a constant. The cross-entropy equals the entropy of p plus the KL "
+        "from p to q. The entropy of p doesn't depend on the model at all, so minimizing cross-entropy with "
+        "respect to q is the same as minimizing that KL."
+    )
+    assessment = scorer.assess(BANK["algo-02"], answer, None)
+    assert "ce-numerically-equals-kl" not in {m.misconception for m in assessment.misconceptions}
+    assert assessment.depth >= 2
+    wrong = scorer.assess(BANK["algo-02"], "Cross-entropy and KL divergence are exactly the same quantity.", None)
+    assert "ce-numerically-equals-kl" in {m.misconception for m in wrong.misconceptions}
+
+
+@pytest.mark.parametrize(
+    ("qid", "answer", "wrong"),
+    [
+        (
+            "algo-10",
+            "DPO 根本没有奖励函数，它直接用偏好数据做分类，所以不可能出现 reward hacking。",
+            "no-rm-no-hacking",
+        ),
+        ("algo-05", "Normalizing by std is necessary, otherwise the gradient estimate is biased.", "std-norm-required"),
+        (
+            "infra-14",
+            "The PPO clipping ratio fully corrects for any off-policyness, so rollouts can run 50 versions behind.",
+            "is-fixes-any-staleness",
+        ),
+    ],
+)
+def test_a_user_trials_confident_wrong_claims_are_challenged(scorer, qid, answer, wrong):
+    """Said in a TUI trial and neither flagged nor challenged ("Now a part you haven't answered yet")."""
+    assessment = scorer.assess(BANK[qid], answer, None)
+    assert wrong in {m.misconception for m in assessment.misconceptions}
+    assert first_move(qid, assessment).challenge == wrong
+
+
+def test_making_the_compared_one_the_better_one_reverses_the_comparison(scorer):
+    """A TUI trial: "Fair, I got that backwards ... so DQN is usually more sample efficient" was shown
+    under Misconceptions as *actor-critic is more sample-efficient than DQN*, the claim it corrected."""
+    claim = "Actor-critic is more sample-efficient than value-based methods like DQN."
+    assert comparison_reversed("So DQN is usually more sample efficient.", claim)
+    assert comparison_reversed("DQN 的样本效率通常更高。", "actor-critic 比 DQN 更省样本。")
+    assert not comparison_reversed("Actor-critic is more sample efficient than DQN.", claim)
+    assert not comparison_reversed("DQN wastes data, so actor-critic is more sample efficient.", claim)
+    assert not comparison_reversed("actor-critic 比 DQN 样本效率更高。", "actor-critic 比 DQN 更省样本。")
+    assert not comparison_reversed("FP8在所有数值上比INT8精度更高", "FP8 is strictly more precise than INT8.")
+    answer = (
+        "Fair, I got that backwards. PPO is on-policy: it reuses a batch for a few epochs and then throws it "
+        "away, while DQN keeps transitions in a replay buffer and reuses each one many times, so DQN is "
+        "usually more sample efficient."
+    )
+    assert not scorer.assess(BANK["algo-01"], answer, None).misconceptions
+    wrong = scorer.assess(BANK["algo-01"], "We use actor-critic because it is more sample efficient than DQN.", None)
+    assert "ac-more-sample-efficient-than-dqn" in {m.misconception for m in wrong.misconceptions}

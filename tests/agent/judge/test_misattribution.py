@@ -49,6 +49,13 @@ BANK = load_bank()
             {("mode-seeking", "the forward KL KL(p || q), data first")},
         ),
         ("Unlike SGLang, vLLM uses RadixAttention.", {("radixattention", "vLLM")}),
+        # A user trial (infra-03), in both languages: the FP8 layouts' range and precision swapped.
+        (
+            "E4M3 has the larger dynamic range, so gradients use E4M3.",
+            {("larger dynamic range", "E4M3 (4 exponent bits, 3 mantissa bits)")},
+        ),
+        ("E4M3 的动态范围更大，所以训练时梯度用 E4M3。", {("动态范围更大", "E4M3 (4 exponent bits, 3 mantissa bits)")}),
+        ("E5M2 has higher precision than E4M3.", {("higher precision", "E5M2 (5 exponent bits, 2 mantissa bits)")}),
     ],
 )
 def test_a_term_given_to_a_rival_is_found(sentence, given):
@@ -86,6 +93,11 @@ def test_a_term_given_to_a_rival_is_found(sentence, given):
         "正向 KL(p||q) 是 mass-covering 的，反向 KL(q||p) 是 mode-seeking 的。",
         "MLE minimises KL(p||q), which is mass-covering; the KL penalty of RL is reverse, which is mode-seeking.",
         "KL(q||p) is not mass-covering.",
+        "E5M2 has a larger range than E4M3, so it carries the gradients.",
+        "E4M3 has more precision but E5M2 has the wider range.",
+        "Compared with E4M3, E5M2 has a wider range.",
+        "E4M3 doesn't have the larger range.",
+        "E4M3 的精度更高，E5M2 的动态范围更大。",
     ],
 )
 def test_right_negated_compared_or_asked_bindings_are_left_alone(sentence):
