@@ -7,11 +7,12 @@ from pathlib import Path
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Header, Label, LoadingIndicator, Select, Static
+from textual.widgets import Footer, Header, Label, LoadingIndicator, Static
 
 from agent.interview.sessions import SessionDBError, SessionIndex
 from agent.learner.past_reports import topic_averages
 from tui.screens.base import AppScreen
+from tui.widgets.choice import Choice, list_open
 
 LENGTHS = [(f"{n} questions", n) for n in (3, 6, 10, 15)]
 SECTIONS = [("both sections", "both"), ("algorithm", "algorithm"), ("infrastructure", "infrastructure")]
@@ -69,14 +70,14 @@ class HomeScreen(AppScreen):
             yield Static("Press [b]Enter[/b] to start an interview with these settings.", id="intro")
             yield Static(id="unfinished")
             with Horizontal(id="options"):
-                yield Select(
+                yield Choice(
                     LENGTHS,
                     value=app.request.questions if app.request.questions in (3, 6, 10, 15) else 6,
                     allow_blank=False,
                     id="length",
                 )
-                yield Select(SECTIONS, value=app.request.section, allow_blank=False, id="section")
-                yield Select(LANGS, value=app.lang, allow_blank=False, id="lang")
+                yield Choice(SECTIONS, value=app.request.section, allow_blank=False, id="section")
+                yield Choice(LANGS, value=app.lang, allow_blank=False, id="lang")
             with Horizontal(id="loading"):
                 yield LoadingIndicator()
                 yield Label("loading the interviewer…", id="loading-label")
@@ -106,14 +107,22 @@ class HomeScreen(AppScreen):
         self.query_one("#topics", Static).update(topic_summary(self.app.settings.reports_dir))
         self._show_unfinished()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Enter is the open list's (it picks the option), and the footer stops offering a start.
+        return not (action == "start" and list_open(self))
+
+    def on_screen_suspend(self) -> None:
+        for choice in self.query(Choice):  # a list left open is closed when Home comes back
+            choice.expanded = False
+
     def action_start(self) -> None:
         request = self.app.request.model_copy(
             update={
-                "questions": self.query_one("#length", Select).value,
-                "section": self.query_one("#section", Select).value,
+                "questions": self.query_one("#length", Choice).value,
+                "section": self.query_one("#section", Choice).value,
             }
         )
-        self.app.start_interview(request, self.query_one("#lang", Select).selection)  # allow_blank=False: never None
+        self.app.start_interview(request, self.query_one("#lang", Choice).selection)  # allow_blank=False: never None
 
     def action_resume(self) -> None:
         self.app.resume_session("latest")
