@@ -196,8 +196,11 @@ class SessionIndex:
         return (row[0], row[1]) if row else None
 
     def answers_saved(self, session_id: str) -> int:
+        """The answers the candidate typed: a key action (a hint, a repeat, I don't know) is no answer."""
         with closing(self._connect()) as db:
-            return db.execute("SELECT COUNT(*) FROM answers WHERE session_id=?", (session_id,)).fetchone()[0]
+            return db.execute(
+                "SELECT COUNT(*) FROM answers WHERE session_id=? AND action='answer'", (session_id,)
+            ).fetchone()[0]
 
     def asked_wording(self, session_id: str, question: str, wording: int) -> None:
         """The candidate was asked `question` in `wording` (Question.wording) in this session."""

@@ -25,7 +25,7 @@ from tui_helpers import (
 
 from agent.planning import PlanRequest, make_plan
 from tui.screens.history import HistoryScreen
-from tui.screens.home import HomeScreen
+from tui.screens.home import HomeScreen, unfinished_line
 from tui.screens.interview import InterviewScreen
 from tui.screens.report import ReportScreen
 from tui.widgets.choice import Choice
@@ -159,6 +159,17 @@ async def test_questions_named_on_the_command_line_start_at_once(make_app, bank)
         first = interviewer_turns(app.screen)[0]
         assert first.label.startswith("Question · 1/1 · algo-05")
         assert screen_names(app) == ["Screen", "HomeScreen", "InterviewScreen"]
+
+
+def test_home_counts_only_the_answers_the_candidate_typed(settings):
+    """A hint, a repeat or "I don't know" asked for with a key is saved in the inbox too, but is no answer."""
+    from agent.interview.sessions import SessionIndex
+
+    index = SessionIndex(settings.sessions_db)
+    index.create("s1", ["algo-07", "infra-01"], "en", "offline")
+    for turn, action in enumerate(["answer", "hint", "answer", "repeat", "idk"]):
+        index.save_answer("s1", turn, action, "PPO clips the ratio." if action == "answer" else "")
+    assert "2 answers saved" in unfinished_line(settings.sessions_db)
 
 
 async def test_r_with_nothing_to_resume_stays_home(make_app):
