@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import re
 
-from textual.widgets import DataTable, Select, TextArea
+from textual.widgets import DataTable, Select, Static, TextArea
 from tui_helpers import (
     SIZE,
     interviewer_turns,
@@ -18,6 +18,7 @@ from tui_helpers import (
     screen_names,
     screen_text,
     settle,
+    skip_to_review,
     start,
     wait_loaded,
     wait_until,
@@ -25,7 +26,7 @@ from tui_helpers import (
 
 from agent.planning import PlanRequest, make_plan
 from tui.screens.history import HistoryScreen
-from tui.screens.home import HomeScreen, unfinished_line
+from tui.screens.home import HomeScreen, unfinished_line, unfinished_session
 from tui.screens.interview import InterviewScreen
 from tui.screens.report import ReportScreen
 from tui.widgets.choice import Choice
@@ -169,7 +170,26 @@ def test_home_counts_only_the_answers_the_candidate_typed(settings):
     index.create("s1", ["algo-07", "infra-01"], "en", "offline")
     for turn, action in enumerate(["answer", "hint", "answer", "repeat", "idk"]):
         index.save_answer("s1", turn, action, "PPO clips the ratio." if action == "answer" else "")
-    assert "2 answers saved" in unfinished_line(settings.sessions_db)
+    assert "2 answers saved" in unfinished_line(*unfinished_session(settings.sessions_db))
+
+
+async def test_home_shows_the_topics_an_unfinished_session_scored(make_app, bank):
+    """A session killed before its end has no report, but its closed questions are in the profile:
+    Home's topics show them, not "No sessions yet"."""
+    app = make_app(["algo-07", "infra-01"])
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await skip_to_review(pilot)  # algo-07 closes at depth 0
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: len(interviewer_turns(app.screen)) == 2, "the second question")
+        await settle(pilot)
+    again = make_app()
+    async with again.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot)
+        assert again.services.index.latest_unfinished().id == "tui-0001"
+        topics = str(again.screen.query_one("#topics", Static).render())
+        assert "No sessions yet" not in topics
+        assert all(f"{topic} 0.0" in topics for topic in bank["algo-07"].topics), topics
 
 
 async def test_r_with_nothing_to_resume_stays_home(make_app):
