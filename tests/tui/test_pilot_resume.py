@@ -99,8 +99,9 @@ async def test_leaving_keeps_the_session_resumable_and_r_resumes_the_pending_que
         resumed = app.screen
         assert resumed.session.session_id == "tui-0001"
         turns = interviewer_turns(resumed)
-        # where the candidate was: the question, their answer, then the follow-up still waiting
-        assert [t.label for t in turns] == ["Question · algo-07", "Follow-up · 1/2 · algo-07"]
+        # where the candidate was: the question, their answer, then the follow-up still waiting,
+        # numbered as they were
+        assert [t.label for t in turns] == ["Question · 1/2 · algo-07", "Follow-up · 1/2 · algo-07"]
         assert turns[-1].raw == pending
         assert candidate_texts(resumed) == [CLIP_ANSWER]
         assert app.focused is resumed.query_one("#answer", TextArea)

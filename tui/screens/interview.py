@@ -136,15 +136,20 @@ class InterviewScreen(AppScreen):
         state = await self.session.state()
         pending = state.get("pending")
         shown = [t for t in state.get("turns", []) if pending is not None and t.question == pending.question]
+        number, of = state.get("position", 0) + 1, len(state.get("plan", []))  # as the graph numbers its prompts
         transcript = self.query_one(Transcript)
         for turn in shown:
-            transcript.add_interviewer(turn.asked, f"{self.say.name('speakers', turn.kind)} · {turn.question}")
+            transcript.add_interviewer(turn.asked, self._label(turn.kind, number, of, turn.question))
             if turn.action is CandidateAction.answer:
                 transcript.add_candidate(turn.answer)
             else:
                 transcript.add_note(self._action_note(turn.action))
         if shown:
             transcript.add_note(self.say("resumed_here"))
+
+    def _label(self, speaker: str, number: int, of: int, question: str) -> str:
+        """The heading over an interviewer turn: "Follow-up · 2/6 · algo-07"."""
+        return f"{self.say.name('speakers', speaker)} · {number}/{of} · {question}"
 
     def worker_done(self, worker: Worker) -> None:
         if worker.group == "agent":
@@ -201,8 +206,7 @@ class InterviewScreen(AppScreen):
             self.streaming.remove()
             self.streaming = None
         question = self.app.services.bank[event.question]
-        speaker = self.say.name("speakers", event.speaker)
-        transcript.add_interviewer(event.text, f"{speaker} · {event.number}/{event.of} · {question.id}")
+        transcript.add_interviewer(event.text, self._label(event.speaker, event.number, event.of, question.id))
         side.number, side.of, side.question = event.number, event.of, question.id
         side.section, side.topics = question.section.value, ", ".join(question.topics)
         side.follow_ups = event.follow_ups
