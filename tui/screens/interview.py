@@ -146,10 +146,18 @@ class InterviewScreen(AppScreen):
                 transcript.add_note(self._action_note(turn.action))
         if shown:
             transcript.add_note(self.say("resumed_here"))
+        assessed = [t.assessment for t in shown if t.assessment is not None]
+        if assessed:  # the panel's depth, as it was when the session stopped
+            self._show_scores(assessed[-1].depth, assessed[-1].fallback_reason)
 
     def _label(self, speaker: str, number: int, of: int, question: str) -> str:
         """The heading over an interviewer turn: "Follow-up · 2/6 · algo-07"."""
         return f"{self.say.name('speakers', speaker)} · {number}/{of} · {question}"
+
+    def _show_scores(self, depth: int, fallback_reason: str | None) -> None:
+        side = self.query_one(SidePanel)
+        side.depth = depth
+        side.scored_offline = fallback_reason
 
     def worker_done(self, worker: Worker) -> None:
         if worker.group == "agent":
@@ -233,9 +241,7 @@ class InterviewScreen(AppScreen):
     @on(AnswerAssessed)
     def _show_assessment(self, message: AnswerAssessed) -> None:
         event = message.event
-        side = self.query_one(SidePanel)
-        side.depth = event.depth
-        side.scored_offline = event.fallback_reason
+        self._show_scores(event.depth, event.fallback_reason)
         if event.question in self.gaps:
             question = self.app.services.bank[event.question]
             missed = "; ".join(question.key_point(kp).statement_in(self.lang) for kp in self.gaps.pop(event.question))
