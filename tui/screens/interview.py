@@ -82,7 +82,8 @@ class InterviewScreen(AppScreen):
         self.streaming: InterviewerTurn | None = None
         self.lost: SessionBusy | None = None
         """Set once the candidate chose to leave the session to the window that took it over."""
-        self.started_at = 0.0
+        self.started_at: float | None = None
+        """When the side panel's clock started: at the first question shown, not while loading."""
         self._draft_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
@@ -95,7 +96,6 @@ class InterviewScreen(AppScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.started_at = self.app.clock()
         side = self.query_one(SidePanel)
         if self.max_follow_ups is None:
             self.max_follow_ups = self.app.settings.interview.max_follow_ups
@@ -117,7 +117,8 @@ class InterviewScreen(AppScreen):
         self.session.release()
 
     def _tick(self) -> None:
-        self.query_one(SidePanel).elapsed = int(self.app.clock() - self.started_at)
+        if self.started_at is not None:
+            self.query_one(SidePanel).elapsed = int(self.app.clock() - self.started_at)
 
     def _action_note(self, action: CandidateAction) -> str:
         """What the transcript says for a reply that is not an answer: "(skip)"."""
@@ -213,6 +214,8 @@ class InterviewScreen(AppScreen):
         if self.streaming is not None:
             self.streaming.remove()
             self.streaming = None
+        if self.started_at is None:
+            self.started_at = self.app.clock()
         question = self.app.services.bank[event.question]
         transcript.add_interviewer(event.text, self._label(event.speaker, event.number, event.of, question.id))
         side.number, side.of, side.question = event.number, event.of, question.id
