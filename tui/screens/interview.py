@@ -83,7 +83,8 @@ class InterviewScreen(AppScreen):
         self.lost: SessionBusy | None = None
         """Set once the candidate chose to leave the session to the window that took it over."""
         self.started_at: float | None = None
-        """When the side panel's clock started: at the first question shown, not while loading."""
+        """When the side panel's clock started: at the first question shown, not while loading; on
+        resume, as far back as the time spent before."""
         self._draft_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
@@ -114,11 +115,22 @@ class InterviewScreen(AppScreen):
 
     def on_unmount(self) -> None:
         """Left (or the app quit): another window may resume the session now."""
+        self._keep_time()
         self.session.release()
 
+    def _elapsed(self) -> int | None:
+        return None if self.started_at is None else int(self.app.clock() - self.started_at)
+
     def _tick(self) -> None:
-        if self.started_at is not None:
-            self.query_one(SidePanel).elapsed = int(self.app.clock() - self.started_at)
+        elapsed = self._elapsed()
+        if elapsed is not None:
+            self.query_one(SidePanel).elapsed = elapsed
+
+    def _keep_time(self) -> None:
+        """At each reply and when leaving: what a kill loses is the time since the last reply."""
+        elapsed = self._elapsed()
+        if elapsed is not None:
+            self.session.save_time(elapsed)
 
     def _action_note(self, action: CandidateAction) -> str:
         """What the transcript says for a reply that is not an answer: "(skip)"."""
@@ -215,7 +227,8 @@ class InterviewScreen(AppScreen):
             self.streaming.remove()
             self.streaming = None
         if self.started_at is None:
-            self.started_at = self.app.clock()
+            self.started_at = self.app.clock() - self.session.time_spent()
+            self._tick()
         question = self.app.services.bank[event.question]
         transcript.add_interviewer(event.text, self._label(event.speaker, event.number, event.of, question.id))
         side.number, side.of, side.question = event.number, event.of, question.id
@@ -280,6 +293,7 @@ class InterviewScreen(AppScreen):
         if self.session.waiting is None:
             self.notify(self.say("still_thinking"), severity="warning")
             return
+        self._keep_time()
         if action is CandidateAction.answer:
             self.query_one(Transcript).add_candidate(text)
         else:
