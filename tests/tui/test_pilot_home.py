@@ -173,6 +173,13 @@ def test_home_counts_only_the_answers_the_candidate_typed(settings):
     assert "2 answers saved" in unfinished_line(*unfinished_session(settings.sessions_db))
 
 
+def test_home_counts_one_question_in_the_singular(settings):
+    from agent.interview.sessions import SessionIndex
+
+    SessionIndex(settings.sessions_db).create("s1", ["algo-05"], "en", "offline")
+    assert ": 1 question (algo-05), 0 answers saved." in unfinished_line(*unfinished_session(settings.sessions_db))
+
+
 async def test_home_shows_the_topics_an_unfinished_session_scored(make_app, bank):
     """A session killed before its end has no report, but its closed questions are in the profile:
     Home's topics show them, not "No sessions yet"."""

@@ -46,13 +46,17 @@ def unfinished_session(sessions_db: Path) -> tuple[SessionRow, int] | None:
         return None  # named where the sessions are listed (History, `rl-interview sessions`)
 
 
+def counted(n: int, noun: str) -> str:
+    """A count in words: 1 question, 2 questions."""
+    return f"{n} {noun}{'s' * (n != 1)}"
+
+
 def unfinished_line(row: SessionRow, saved: int) -> str:
     """The session waiting to be resumed: when it started, how far it got, and the key."""
     started = row.started.replace("T", " ")[:16]
     return (
-        f"[b]Unfinished session[/b] {row.id}, started {started} UTC: {len(row.plan)} questions "
-        f"({', '.join(row.plan)}), {saved} {'answer' if saved == 1 else 'answers'} saved. "
-        "Press [b]R[/b] to resume it."
+        f"[b]Unfinished session[/b] {row.id}, started {started} UTC: {counted(len(row.plan), 'question')} "
+        f"({', '.join(row.plan)}), {counted(saved, 'answer')} saved. Press [b]R[/b] to resume it."
     )
 
 
