@@ -241,7 +241,7 @@ class InterviewApp(App[None]):
         for binding in getattr(screen, "PALETTE", []):
             yield SystemCommand(
                 binding.description,
-                binding.tooltip or binding.description,
+                binding.tooltip,  # what it does, in a few words; never the title again
                 lambda action=binding.action: screen.run_action(action),
             )
 

@@ -62,11 +62,19 @@ def unfinished_line(row: SessionRow, saved: int) -> str:
 
 class HomeScreen(AppScreen):
     BINDINGS = [
-        Binding("enter", "start", "Start interview", priority=True),
-        Binding("r", "resume", "Resume"),
-        Binding("h", "history", "History"),
-        Binding("d", "drill", "Drill weak spots"),
-        Binding("l", "library", "Library"),
+        Binding(
+            "enter",
+            "start",
+            "Start interview",
+            tooltip="Begin an interview with the length, sections and language chosen here",
+            priority=True,
+        ),
+        Binding("r", "resume", "Resume", tooltip="Go on with the latest unfinished session where it stopped"),
+        Binding("h", "history", "History", tooltip="Past sessions: open a report, or resume one"),
+        Binding(
+            "d", "drill", "Drill weak spots", tooltip="Practise what you missed: due questions first, then weak topics"
+        ),
+        Binding("l", "library", "Library", tooltip="Browse the questions, their rubrics and notes; search the notes"),
     ]
     PALETTE = BINDINGS
 

@@ -42,14 +42,16 @@ DRAFT_PAUSE_S = 1.0
 
 class InterviewScreen(AppScreen):
     BINDINGS = [
-        Binding("ctrl+s", "send", "Send", priority=True),
+        Binding("ctrl+s", "send", "Send", tooltip="Send your answer to the interviewer", priority=True),
         Binding("ctrl+enter", "send", "Send", show=False, priority=True),
-        Binding("f2", "hint", "Hint"),
-        Binding("f3", "idk", "Don't know"),
-        Binding("f4", "skip", "Skip"),
-        Binding("f5", "repeat", "Repeat"),
-        Binding("f10", "end", "End"),
-        Binding("escape", "leave", "Leave", priority=True),  # the editor would otherwise take Escape
+        Binding("f2", "hint", "Hint", tooltip="Ask the interviewer for a hint"),
+        Binding("f3", "idk", "Don't know", tooltip="Tell the interviewer you don't know"),
+        Binding("f4", "skip", "Skip", tooltip="Skip this question and go on to the next"),
+        Binding("f5", "repeat", "Repeat", tooltip="Ask the interviewer to say the last line again"),
+        Binding("f10", "end", "End", tooltip="End the interview now and see the report"),
+        Binding(
+            "escape", "leave", "Leave", tooltip="Leave the interview; it is saved to resume from Home", priority=True
+        ),  # the editor would otherwise take Escape
     ]
     PALETTE = BINDINGS[:1] + BINDINGS[2:]
 
