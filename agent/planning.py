@@ -20,7 +20,10 @@ class PlanRequest(BaseModel):
     questions: int = Field(default=6, ge=1, le=35)
     section: Literal["algorithm", "infrastructure", "both"] = "both"
     ids: list[str] = Field(default_factory=list)
-    """Explicit questions, asked in this order (overrides the other choices)."""
+    """Explicit questions, asked first and in this order; the whole plan unless `fill`."""
+    fill: bool = False
+    """With `ids`: after them, draw more questions as without ids, up to `questions` in all (the
+    command line's `--question algo-05 --questions 2`)."""
     topic: str | None = None
     seed: int | None = None
     recent: list[str] = Field(default_factory=list)
@@ -33,20 +36,28 @@ class PlanRequest(BaseModel):
     wordings: dict[str, int] = Field(default_factory=dict)
     """Question id -> the wording the session asks (Question.wording); chosen when it starts."""
 
+    @property
+    def draws(self) -> bool:
+        """Are questions drawn from the bank (where `recent` matters), not only the named ones?"""
+        return not self.ids or self.fill
+
 
 def make_plan(bank: Bank, request: PlanRequest) -> list[str]:
     for qid, point in request.openers.items():
         if qid not in bank or point not in {kp.id for kp in bank[qid].key_points}:
             raise PlanError(f"opener {qid}:{point} names no key point of the bank")
-    if request.ids:
-        unknown = [qid for qid in request.ids if qid not in bank]
-        if unknown:
-            raise PlanError(f"unknown question id(s) {', '.join(unknown)}; valid ids: {', '.join(bank)}")
-        return list(dict.fromkeys(request.ids))
+    unknown = [qid for qid in request.ids if qid not in bank]
+    if unknown:
+        raise PlanError(f"unknown question id(s) {', '.join(unknown)}; valid ids: {', '.join(bank)}")
+    named = list(dict.fromkeys(request.ids))
+    wanted = request.questions - len(named)
+    if not request.draws or wanted <= 0:
+        return named
     pool = [
         q
         for q in bank.questions()
-        if (request.section == "both" or q.section == request.section)
+        if q.id not in named
+        and (request.section == "both" or q.section == request.section)
         and (request.topic is None or request.topic in q.topics)
     ]
     if not pool:
@@ -59,10 +70,10 @@ def make_plan(bank: Bank, request: PlanRequest) -> list[str]:
     seen = [q for q in pool if q.id in request.recent]
     rng.shuffle(fresh)
     rng.shuffle(seen)
-    chosen = _balanced(fresh, request.questions, request.section)
-    if len(chosen) < request.questions:
-        chosen += seen[: request.questions - len(chosen)]
-    return [q.id for q in _order(chosen, rng)]
+    chosen = _balanced(fresh, wanted, request.section)
+    if len(chosen) < wanted:
+        chosen += seen[: wanted - len(chosen)]
+    return named + [q.id for q in _order(chosen, rng)]
 
 
 def _balanced(pool: list[Question], n: int, section: str) -> list[Question]:

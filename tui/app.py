@@ -189,8 +189,9 @@ class InterviewApp(App[None]):
         from tui.screens.interview import InterviewScreen
 
         def start() -> None:
-            recent = [] if (request or self.request).ids else self.services.index.recent_questions()
-            plan = (request or self.request).model_copy(update={"recent": recent})
+            asked = request or self.request
+            recent = self.services.index.recent_questions() if asked.draws else []
+            plan = asked.model_copy(update={"recent": recent})
             session = self.services.interview(self.session_ids() if self.session_ids else None)
             self.push_screen(
                 InterviewScreen(session, start=(plan, lang or self.lang), max_follow_ups=max_follow_ups, gaps=gaps)
@@ -240,7 +241,7 @@ class InterviewApp(App[None]):
         for binding in getattr(screen, "PALETTE", []):
             yield SystemCommand(
                 binding.description,
-                binding.tooltip or binding.description,
+                binding.tooltip,  # what it does, in a few words; never the title again
                 lambda action=binding.action: screen.run_action(action),
             )
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Literal
 
@@ -44,13 +45,19 @@ class SessionReport(BaseModel):
         return sum(q.depth for q in self.questions) / len(self.questions) if self.questions else None
 
 
+def session_topics(scored: Iterable[tuple[str, int]], bank: Bank) -> dict[str, float]:
+    """A session's topics, from its scored questions given as (question id, depth): each topic's
+    mean depth, strongest first."""
+    by_topic: dict[str, list[int]] = defaultdict(list)
+    for question, depth in scored:
+        for topic in bank[question].topics:
+            by_topic[topic].append(depth)
+    return dict(sorted(((t, sum(d) / len(d)) for t, d in by_topic.items()), key=lambda kv: -kv[1]))
+
+
 def build_report(state: InterviewState, bank: Bank) -> SessionReport:
     summaries = state.get("summaries") or []
-    by_topic: dict[str, list[int]] = defaultdict(list)
-    for summary in summaries:
-        for topic in bank[summary.question].topics:
-            by_topic[topic].append(summary.depth)
-    topics = dict(sorted(((t, sum(d) / len(d)) for t, d in by_topic.items()), key=lambda kv: -kv[1]))
+    topics = session_topics(((s.question, s.depth) for s in summaries), bank)
     study: list[StudyItem] = []
     for summary in sorted(summaries, key=lambda s: s.depth):
         question = bank[summary.question]

@@ -145,6 +145,13 @@ class Interview:
         if self.waiting is not None:
             self.index.save_draft(self.session_id, self.waiting.turn, text)
 
+    def save_time(self, seconds: int) -> None:
+        """Keep the time the candidate has spent in the session (a front end's clock goes on from it on resume)."""
+        self.index.save_time(self.session_id, seconds)
+
+    def time_spent(self) -> int:
+        return self.index.time_spent(self.session_id)
+
     def draft(self) -> str | None:
         """The unsent answer kept for the waiting turn, if any (shown again on resume)."""
         return None if self.waiting is None else self.index.draft(self.session_id, self.waiting.turn)

@@ -37,6 +37,7 @@ CREATE TABLE IF NOT EXISTS leases (
 CREATE TABLE IF NOT EXISTS drafts (
     session_id TEXT PRIMARY KEY, turn INTEGER NOT NULL, text TEXT NOT NULL, saved_at TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS time_spent (session_id TEXT PRIMARY KEY, seconds INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS wordings (
     session_id TEXT NOT NULL, question TEXT NOT NULL, wording INTEGER NOT NULL, asked_at TEXT NOT NULL,
     PRIMARY KEY (session_id, question)
@@ -196,8 +197,25 @@ class SessionIndex:
         return (row[0], row[1]) if row else None
 
     def answers_saved(self, session_id: str) -> int:
+        """The answers the candidate typed: a key action (a hint, a repeat, I don't know) is no answer."""
         with closing(self._connect()) as db:
-            return db.execute("SELECT COUNT(*) FROM answers WHERE session_id=?", (session_id,)).fetchone()[0]
+            return db.execute(
+                "SELECT COUNT(*) FROM answers WHERE session_id=? AND action='answer'", (session_id,)
+            ).fetchone()[0]
+
+    def save_time(self, session_id: str, seconds: int) -> None:
+        """The time the candidate has spent in the session so far; never less than the time kept
+        already (a window that took the session over counts on from it)."""
+        self._write(
+            "INSERT INTO time_spent VALUES (?, ?) "
+            "ON CONFLICT(session_id) DO UPDATE SET seconds = max(seconds, excluded.seconds)",
+            (session_id, seconds),
+        )
+
+    def time_spent(self, session_id: str) -> int:
+        with closing(self._connect()) as db:
+            row = db.execute("SELECT seconds FROM time_spent WHERE session_id=?", (session_id,)).fetchone()
+        return row[0] if row else 0
 
     def asked_wording(self, session_id: str, question: str, wording: int) -> None:
         """The candidate was asked `question` in `wording` (Question.wording) in this session."""

@@ -114,3 +114,12 @@ def test_recent_questions_are_reused_only_when_nothing_else_is_left(bank):
     plan = make_plan(bank, PlanRequest(questions=4, section="algorithm", seed=0, recent=recent))
     assert len(plan) == 4
     assert set(algorithm[-2:]) <= set(plan)
+
+
+def test_named_questions_come_first_and_fill_draws_the_rest_as_without_them(bank):
+    request = PlanRequest(ids=["algo-05"], questions=3, section="infrastructure", seed=1, fill=True)
+    plan = make_plan(bank, request)
+    assert plan[0] == "algo-05" and len(set(plan)) == 3
+    assert {bank[qid].section for qid in plan[1:]} == {"infrastructure"}
+    assert make_plan(bank, request.model_copy(update={"fill": False})) == ["algo-05"], "named only: the plan"
+    assert make_plan(bank, PlanRequest(ids=["algo-05", "algo-07"], questions=1, fill=True)) == ["algo-05", "algo-07"]

@@ -9,14 +9,16 @@ from __future__ import annotations
 import asyncio
 import re
 
-from textual.widgets import DataTable, Select, TextArea
+from textual.widgets import DataTable, Select, Static, TextArea
 from tui_helpers import (
     SIZE,
     interviewer_turns,
+    leave,
     make_sessions,
     screen_names,
     screen_text,
     settle,
+    skip_to_review,
     start,
     wait_loaded,
     wait_until,
@@ -24,9 +26,10 @@ from tui_helpers import (
 
 from agent.planning import PlanRequest, make_plan
 from tui.screens.history import HistoryScreen
-from tui.screens.home import HomeScreen
+from tui.screens.home import HomeScreen, unfinished_line, unfinished_session
 from tui.screens.interview import InterviewScreen
 from tui.screens.report import ReportScreen
+from tui.widgets.choice import Choice
 from tui.widgets.side_panel import SidePanel
 
 
@@ -79,6 +82,67 @@ async def test_home_options_decide_the_plan(make_app, bank):
         assert first.label == f"Question · 1/3 · {expected[0]}"
 
 
+async def tab_to(pilot, choice_id: str) -> Choice:
+    """Tab through Home until the dropdown `choice_id` has the focus."""
+    choice = pilot.app.screen.query_one(f"#{choice_id}", Choice)
+    for _ in range(5):
+        if pilot.app.focused is choice:
+            return choice
+        await pilot.press("tab")
+    raise AssertionError(f"Tab never reached #{choice_id}; the focus is on {pilot.app.focused!r}")
+
+
+async def test_a_language_picked_by_keyboard_is_the_interview_s(make_app, bank):
+    """Enter in the open list picks the highlighted option (it started an English interview); Enter
+    starts only once no list is open, and the footer offers the start only then."""
+    app = make_app(["infra-01"])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot)
+        lang = await tab_to(pilot, "lang")
+        await pilot.press("space", "down")
+        await settle(pilot)
+        assert lang.expanded
+        assert "Start interview" not in screen_text(app).splitlines()[-1]
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, HomeScreen) and not lang.expanded
+        assert lang.value == "zh"
+        assert "Start interview" in screen_text(app).splitlines()[-1]
+        await start(pilot)
+        assert app.services.index.get("tui-0001").lang == "zh"
+        assert interviewer_turns(app.screen)[0].raw == bank["infra-01"].prompt.zh
+
+
+async def test_space_in_the_open_list_picks_the_highlighted_section(make_app, bank):
+    app = make_app(request=PlanRequest(questions=3, section="both", seed=11))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot)
+        section = await tab_to(pilot, "section")
+        await pilot.press("down", "down", "space")  # open, highlight "algorithm", pick it
+        await settle(pilot)
+        assert (section.value, section.expanded) == ("algorithm", False)
+        await start(pilot)
+        plan = app.services.index.get("tui-0001").plan
+        assert len(plan) == 3 and {bank[qid].section for qid in plan} == {"algorithm"}
+
+
+async def test_a_list_left_open_is_closed_when_home_comes_back(make_app):
+    """The interview can open over an open list (a command-line start once the interviewer loads)."""
+    app = make_app(["algo-07"])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot)
+        length = await tab_to(pilot, "length")
+        await pilot.press("space")
+        await settle(pilot)
+        assert length.expanded
+        app.start_interview()
+        await wait_until(pilot, lambda: isinstance(app.screen, InterviewScreen), "the interview")
+        await wait_until(pilot, lambda: interviewer_turns(app.screen), "the first question")
+        await settle(pilot)
+        await leave(pilot)
+        assert isinstance(app.screen, HomeScreen) and not length.expanded
+
+
 async def test_chinese_session_asks_the_chinese_prompt(make_app, bank):
     app = make_app(["infra-01"], lang="zh")
     async with app.run_test(size=SIZE) as pilot:
@@ -96,6 +160,43 @@ async def test_questions_named_on_the_command_line_start_at_once(make_app, bank)
         first = interviewer_turns(app.screen)[0]
         assert first.label.startswith("Question · 1/1 · algo-05")
         assert screen_names(app) == ["Screen", "HomeScreen", "InterviewScreen"]
+
+
+def test_home_counts_only_the_answers_the_candidate_typed(settings):
+    """A hint, a repeat or "I don't know" asked for with a key is saved in the inbox too, but is no answer."""
+    from agent.interview.sessions import SessionIndex
+
+    index = SessionIndex(settings.sessions_db)
+    index.create("s1", ["algo-07", "infra-01"], "en", "offline")
+    for turn, action in enumerate(["answer", "hint", "answer", "repeat", "idk"]):
+        index.save_answer("s1", turn, action, "PPO clips the ratio." if action == "answer" else "")
+    assert "2 answers saved" in unfinished_line(*unfinished_session(settings.sessions_db))
+
+
+def test_home_counts_one_question_in_the_singular(settings):
+    from agent.interview.sessions import SessionIndex
+
+    SessionIndex(settings.sessions_db).create("s1", ["algo-05"], "en", "offline")
+    assert ": 1 question (algo-05), 0 answers saved." in unfinished_line(*unfinished_session(settings.sessions_db))
+
+
+async def test_home_shows_the_topics_an_unfinished_session_scored(make_app, bank):
+    """A session killed before its end has no report, but its closed questions are in the profile:
+    Home's topics show them, not "No sessions yet"."""
+    app = make_app(["algo-07", "infra-01"])
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await skip_to_review(pilot)  # algo-07 closes at depth 0
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: len(interviewer_turns(app.screen)) == 2, "the second question")
+        await settle(pilot)
+    again = make_app()
+    async with again.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot)
+        assert again.services.index.latest_unfinished().id == "tui-0001"
+        topics = str(again.screen.query_one("#topics", Static).render())
+        assert "No sessions yet" not in topics
+        assert all(f"{topic} 0.0" in topics for topic in bank["algo-07"].topics), topics
 
 
 async def test_r_with_nothing_to_resume_stays_home(make_app):

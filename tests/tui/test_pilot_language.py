@@ -117,7 +117,7 @@ async def test_a_resumed_chinese_session_speaks_chinese_in_an_english_app(make_a
         await settle(pilot)
         screen = app.screen
         assert screen.session.session_id == "tui-0001"
-        assert [t.label for t in interviewer_turns(screen)] == ["题目 · algo-07", "追问 · 1/2 · algo-07"]
+        assert [t.label for t in interviewer_turns(screen)] == ["题目 · 1/2 · algo-07", "追问 · 1/2 · algo-07"]
         assert "已恢复：上面是你上次停下时的对话。" in notes(screen)
         panel = panel_text(screen)
         assert "第 1 题，共 2 题" in panel and "追问 1/3" in panel, panel

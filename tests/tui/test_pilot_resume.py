@@ -33,6 +33,7 @@ from tui_helpers import (
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.home import HomeScreen
 from tui.screens.interview import InterviewScreen
+from tui.widgets.side_panel import SidePanel
 
 
 async def test_escape_in_the_answer_box_asks_to_confirm_leaving(make_app):
@@ -81,6 +82,8 @@ async def test_leaving_keeps_the_session_resumable_and_r_resumes_the_pending_que
         await answer(pilot, CLIP_ANSWER)
         pending = interviewer_turns(app.screen)[-1].raw
         assert any(probe in pending for probe in probes(bank["algo-07"]))
+        depth = app.screen.query_one(SidePanel).depth
+        assert depth is not None
         await leave(pilot)  # the Quit key asks the same question as Escape on the interview
         assert isinstance(app.screen, HomeScreen)
         assert screen_names(app) == ["Screen", "HomeScreen"]
@@ -99,8 +102,10 @@ async def test_leaving_keeps_the_session_resumable_and_r_resumes_the_pending_que
         resumed = app.screen
         assert resumed.session.session_id == "tui-0001"
         turns = interviewer_turns(resumed)
-        # where the candidate was: the question, their answer, then the follow-up still waiting
-        assert [t.label for t in turns] == ["Question · algo-07", "Follow-up · 1/2 · algo-07"]
+        # where the candidate was: the question, their answer, then the follow-up still waiting,
+        # numbered as they were, and the depth the panel had
+        assert [t.label for t in turns] == ["Question · 1/2 · algo-07", "Follow-up · 1/2 · algo-07"]
+        assert resumed.query_one(SidePanel).depth == depth
         assert turns[-1].raw == pending
         assert candidate_texts(resumed) == [CLIP_ANSWER]
         assert app.focused is resumed.query_one("#answer", TextArea)

@@ -45,7 +45,8 @@ def interview(
     ] = None,
     section: Annotated[Literal["algorithm", "infrastructure", "both"], typer.Option("--section")] = "both",
     question: Annotated[
-        list[str] | None, typer.Option("--question", help="Ask this question (repeatable, in order).")
+        list[str] | None,
+        typer.Option("--question", help="Ask this question (repeatable, in order); with --questions, then more."),
     ] = None,
     topic: Annotated[str | None, typer.Option("--topic", help="Only questions on this topic.")] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Make the question plan reproducible.")] = None,
@@ -65,6 +66,7 @@ def interview(
         questions=questions or settings.interview.questions,
         section=section,
         ids=question or [],
+        fill=questions is not None,  # --question algo-05 --questions 2: algo-05, then one drawn
         topic=topic,
         seed=seed,
         verbatim=verbatim,
@@ -122,7 +124,7 @@ async def _plain_session(
             first = session.start(planned.request, lang, planned.max_follow_ups)
         else:
             assert request is not None  # a new interview is always planned from a request
-            request = request.model_copy(update={"recent": [] if request.ids else services.index.recent_questions()})
+            request = request.model_copy(update={"recent": services.index.recent_questions() if request.draws else []})
             session = services.interview()
             first = session.start(request, lang, settings.interview.max_follow_ups)
         try:

@@ -17,7 +17,10 @@ from tui.widgets.mastery_chart import MasteryChart
 
 
 class DrillScreen(AppScreen):
-    BINDINGS = [Binding("enter", "start", "Start drill here", priority=True), Binding("escape", "back", "Back")]
+    BINDINGS = [
+        Binding("enter", "start", "Start drill here", tooltip="Drill from the highlighted question on", priority=True),
+        Binding("escape", "back", "Back", tooltip="Back to Home"),
+    ]
     PALETTE = BINDINGS
 
     def __init__(self, options: DrillOptions | None = None) -> None:

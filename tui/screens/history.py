@@ -10,7 +10,16 @@ from tui.screens.base import AppScreen
 
 
 class HistoryScreen(AppScreen):
-    BINDINGS = [Binding("enter", "open", "Open / resume", priority=True), Binding("escape", "back", "Back")]
+    BINDINGS = [
+        Binding(
+            "enter",
+            "open",
+            "Open / resume",
+            tooltip="Open the highlighted session's report, or resume it if unfinished",
+            priority=True,
+        ),
+        Binding("escape", "back", "Back", tooltip="Back to Home"),
+    ]
     PALETTE = BINDINGS
 
     def compose(self) -> ComposeResult:

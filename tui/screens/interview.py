@@ -42,14 +42,16 @@ DRAFT_PAUSE_S = 1.0
 
 class InterviewScreen(AppScreen):
     BINDINGS = [
-        Binding("ctrl+s", "send", "Send", priority=True),
+        Binding("ctrl+s", "send", "Send", tooltip="Send your answer to the interviewer", priority=True),
         Binding("ctrl+enter", "send", "Send", show=False, priority=True),
-        Binding("f2", "hint", "Hint"),
-        Binding("f3", "idk", "Don't know"),
-        Binding("f4", "skip", "Skip"),
-        Binding("f5", "repeat", "Repeat"),
-        Binding("f10", "end", "End"),
-        Binding("escape", "leave", "Leave", priority=True),  # the editor would otherwise take Escape
+        Binding("f2", "hint", "Hint", tooltip="Ask the interviewer for a hint"),
+        Binding("f3", "idk", "Don't know", tooltip="Tell the interviewer you don't know"),
+        Binding("f4", "skip", "Skip", tooltip="Skip this question and go on to the next"),
+        Binding("f5", "repeat", "Repeat", tooltip="Ask the interviewer to say the last line again"),
+        Binding("f10", "end", "End", tooltip="End the interview now and see the report"),
+        Binding(
+            "escape", "leave", "Leave", tooltip="Leave the interview; it is saved to resume from Home", priority=True
+        ),  # the editor would otherwise take Escape
     ]
     PALETTE = BINDINGS[:1] + BINDINGS[2:]
 
@@ -82,7 +84,9 @@ class InterviewScreen(AppScreen):
         self.streaming: InterviewerTurn | None = None
         self.lost: SessionBusy | None = None
         """Set once the candidate chose to leave the session to the window that took it over."""
-        self.started_at = 0.0
+        self.started_at: float | None = None
+        """When the side panel's clock started: at the first question shown, not while loading; on
+        resume, as far back as the time spent before."""
         self._draft_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
@@ -95,7 +99,6 @@ class InterviewScreen(AppScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.started_at = self.app.clock()
         side = self.query_one(SidePanel)
         if self.max_follow_ups is None:
             self.max_follow_ups = self.app.settings.interview.max_follow_ups
@@ -114,10 +117,22 @@ class InterviewScreen(AppScreen):
 
     def on_unmount(self) -> None:
         """Left (or the app quit): another window may resume the session now."""
+        self._keep_time()
         self.session.release()
 
+    def _elapsed(self) -> int | None:
+        return None if self.started_at is None else int(self.app.clock() - self.started_at)
+
     def _tick(self) -> None:
-        self.query_one(SidePanel).elapsed = int(self.app.clock() - self.started_at)
+        elapsed = self._elapsed()
+        if elapsed is not None:
+            self.query_one(SidePanel).elapsed = elapsed
+
+    def _keep_time(self) -> None:
+        """At each reply and when leaving: what a kill loses is the time since the last reply."""
+        elapsed = self._elapsed()
+        if elapsed is not None:
+            self.session.save_time(elapsed)
 
     def _action_note(self, action: CandidateAction) -> str:
         """What the transcript says for a reply that is not an answer: "(skip)"."""
@@ -136,15 +151,28 @@ class InterviewScreen(AppScreen):
         state = await self.session.state()
         pending = state.get("pending")
         shown = [t for t in state.get("turns", []) if pending is not None and t.question == pending.question]
+        number, of = state.get("position", 0) + 1, len(state.get("plan", []))  # as the graph numbers its prompts
         transcript = self.query_one(Transcript)
         for turn in shown:
-            transcript.add_interviewer(turn.asked, f"{self.say.name('speakers', turn.kind)} · {turn.question}")
+            transcript.add_interviewer(turn.asked, self._label(turn.kind, number, of, turn.question))
             if turn.action is CandidateAction.answer:
                 transcript.add_candidate(turn.answer)
             else:
                 transcript.add_note(self._action_note(turn.action))
         if shown:
             transcript.add_note(self.say("resumed_here"))
+        assessed = [t.assessment for t in shown if t.assessment is not None]
+        if assessed:  # the panel's depth, as it was when the session stopped
+            self._show_scores(assessed[-1].depth, assessed[-1].fallback_reason)
+
+    def _label(self, speaker: str, number: int, of: int, question: str) -> str:
+        """The heading over an interviewer turn: "Follow-up · 2/6 · algo-07"."""
+        return f"{self.say.name('speakers', speaker)} · {number}/{of} · {question}"
+
+    def _show_scores(self, depth: int, fallback_reason: str | None) -> None:
+        side = self.query_one(SidePanel)
+        side.depth = depth
+        side.scored_offline = fallback_reason
 
     def worker_done(self, worker: Worker) -> None:
         if worker.group == "agent":
@@ -200,9 +228,11 @@ class InterviewScreen(AppScreen):
         if self.streaming is not None:
             self.streaming.remove()
             self.streaming = None
+        if self.started_at is None:
+            self.started_at = self.app.clock() - self.session.time_spent()
+            self._tick()
         question = self.app.services.bank[event.question]
-        speaker = self.say.name("speakers", event.speaker)
-        transcript.add_interviewer(event.text, f"{speaker} · {event.number}/{event.of} · {question.id}")
+        transcript.add_interviewer(event.text, self._label(event.speaker, event.number, event.of, question.id))
         side.number, side.of, side.question = event.number, event.of, question.id
         side.section, side.topics = question.section.value, ", ".join(question.topics)
         side.follow_ups = event.follow_ups
@@ -229,9 +259,7 @@ class InterviewScreen(AppScreen):
     @on(AnswerAssessed)
     def _show_assessment(self, message: AnswerAssessed) -> None:
         event = message.event
-        side = self.query_one(SidePanel)
-        side.depth = event.depth
-        side.scored_offline = event.fallback_reason
+        self._show_scores(event.depth, event.fallback_reason)
         if event.question in self.gaps:
             question = self.app.services.bank[event.question]
             missed = "; ".join(question.key_point(kp).statement_in(self.lang) for kp in self.gaps.pop(event.question))
@@ -267,6 +295,7 @@ class InterviewScreen(AppScreen):
         if self.session.waiting is None:
             self.notify(self.say("still_thinking"), severity="warning")
             return
+        self._keep_time()
         if action is CandidateAction.answer:
             self.query_one(Transcript).add_candidate(text)
         else:

@@ -24,10 +24,17 @@ def one_line(text: str, limit: int) -> str:
 
 class LibraryScreen(AppScreen):
     BINDINGS = [
-        Binding("slash", "focus_query", "Filter / search"),
-        Binding("down", "focus_list", "Questions", show=False),
-        Binding("d", "drill", "Drill this now"),
-        Binding("escape", "back", "Back"),
+        Binding(
+            "slash", "focus_query", "Filter / search", tooltip="Type to filter the questions; Enter searches the notes"
+        ),
+        Binding("down", "focus_list", "Questions", tooltip="Move to the list of questions", show=False),
+        Binding(
+            "d",
+            "drill",
+            "Drill this now",
+            tooltip="Drill the highlighted question, opening on what you have not shown yet",
+        ),
+        Binding("escape", "back", "Back", tooltip="Back to Home"),
     ]
     PALETTE = BINDINGS
 

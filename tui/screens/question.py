@@ -36,10 +36,10 @@ def drill_now(app: InterviewApp, question_id: str) -> None:
 
 class QuestionScreen(AppScreen):
     BINDINGS = [
-        Binding("r", "show('rubric')", "Rubric"),
-        Binding("n", "show('note')", "Note"),
-        Binding("d", "drill", "Drill this now"),
-        Binding("escape", "back", "Back"),
+        Binding("r", "show('rubric')", "Rubric", tooltip="Key points by level, misconceptions and the model answer"),
+        Binding("n", "show('note')", "Note", tooltip="The reference note for this question"),
+        Binding("d", "drill", "Drill this now", tooltip="Drill this question, opening on what you have not shown yet"),
+        Binding("escape", "back", "Back", tooltip="Back to the library"),
     ]
     PALETTE = BINDINGS
 
@@ -90,7 +90,7 @@ class QuestionScreen(AppScreen):
 class HitScreen(AppScreen):
     """A search hit from a document that belongs to no question: the chunk itself."""
 
-    BINDINGS = [Binding("escape", "back", "Back")]
+    BINDINGS = [Binding("escape", "back", "Back", tooltip="Back to the library")]
     PALETTE = BINDINGS
 
     def __init__(self, hit: SearchHit) -> None:

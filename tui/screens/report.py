@@ -24,9 +24,9 @@ def topic_bars(report: SessionReport, width: int = 16) -> str:
 
 class ReportScreen(AppScreen):
     BINDINGS = [
-        Binding("m", "export('md')", "Export Markdown"),
-        Binding("j", "export('json')", "Export JSON"),
-        Binding("escape", "home", "Home"),
+        Binding("m", "export('md')", "Export Markdown", tooltip="Save the report as a Markdown file"),
+        Binding("j", "export('json')", "Export JSON", tooltip="Save the report as a JSON file"),
+        Binding("escape", "home", "Home", tooltip="Back to Home"),
     ]
     PALETTE = BINDINGS
 

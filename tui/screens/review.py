@@ -73,7 +73,7 @@ def review_markdown(summary: QuestionSummary, question: Question, lang: str, off
 
 
 class ReviewScreen(AppScreen):
-    BINDINGS = [Binding("escape,enter", "close", "Continue", priority=True)]
+    BINDINGS = [Binding("escape,enter", "close", "Continue", tooltip="Close the review and go on", priority=True)]
     PALETTE = BINDINGS
 
     def __init__(self, session: Interview, question_id: str) -> None:

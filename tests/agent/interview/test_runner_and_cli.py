@@ -368,6 +368,20 @@ def test_cli_unknown_question_lists_valid_ids(tmp_path):
         assert qid in output
 
 
+def test_cli_named_question_and_a_count_asks_the_named_one_then_draws_the_rest(tmp_path):
+    """`--question algo-05 --questions 2` asked only algo-05 ("Question 1 of 1")."""
+    from agent.interview.sessions import SessionIndex
+
+    result = run_cli(
+        tmp_path, "interview", "--plain", "--jsonl", "--question", "algo-05", "--questions", "2", stdin=b"/quit\n"
+    )
+    assert result.returncode == 0, result.stderr.decode()
+    first = parse_jsonl(result.stdout)[0]
+    assert (first["question"], first["number"], first["of"]) == ("algo-05", 1, 2)
+    [row] = SessionIndex(tmp_path / "sessions.sqlite").list()
+    assert row.plan[0] == "algo-05" and len(set(row.plan)) == 2
+
+
 NASTY = (
     b"\x1b[31mThe probability ratio matters \xff\xfe\xc3( because it keeps \x1b]0;title\x07the update "
     b"small.\x1b[2J\x1b[0m\n\x1b[1mA second line\x1b[0m with a CSI \x9b31m byte.\n\n"
