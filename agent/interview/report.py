@@ -131,26 +131,43 @@ def _sections(references: list[Reference]) -> list[str]:
     return list(dict.fromkeys(reference_label(r.source, r.heading) for r in references))[:2]
 
 
+def report_facts(report: SessionReport, say: Labels) -> list[str]:
+    """What the report says under its title: the status, and the average depth once there is one."""
+    facts = [say("status", status=say.status(report.status))]
+    if report.average_depth is not None:
+        facts.append(say("average_depth", average=f"{report.average_depth:.2f}"))
+    return facts
+
+
+def depth_bar(depth: float, width: int = 16) -> str:
+    """An average depth (of 4) as a bar `width` cells long."""
+    filled = round(depth / 4 * width)
+    return "█" * filled + "░" * (width - filled)
+
+
+def study_statement(item: StudyItem, bank: Bank, lang: str) -> str:
+    """The key point to study, in `lang` where the bank has it."""
+    return bank[item.question].statement_in(item.key_point, item.statement, lang)
+
+
+def study_reading(item: StudyItem, say: Labels) -> str:
+    """What to read for a key point: its sections, else the model answer."""
+    return say("read", sections="; ".join(item.read) or say("read_the_model_answer"))
+
+
 def to_markdown(report: SessionReport, bank: Bank, lang: str | None = None) -> str:
     say = labels(lang or report.lang)
     lang = lang or report.lang
-    lines = [
-        f"# {say('report_title', session_id=report.session_id)}",
-        "",
-        say("status", status=say.status(report.status)),
-        "",
-    ]
-    if report.average_depth is not None:
-        lines += [say("average_depth", average=f"{report.average_depth:.2f}"), ""]
-    lines += [say("table_header"), "|---|---|---|---|"]
+    lines = [f"# {say('report_title', session_id=report.session_id)}", ""]
+    for fact in report_facts(report, say):
+        lines += [fact, ""]
+    columns = say.columns()
+    lines += ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
     for i, q in enumerate(report.questions, 1):
         lines.append(f"| {i} | {q.question} | {q.depth} | {_cell(q.reason)} |")
     if report.topics:
         lines += ["", f"## {say('topics')}", ""]
-        lines += [
-            f"- {topic}: {'█' * round(avg * 4)}{'░' * (16 - round(avg * 4))} {avg:.1f}"
-            for topic, avg in report.topics.items()
-        ]
+        lines += [f"- {topic}: {depth_bar(avg)} {avg:.1f}" for topic, avg in report.topics.items()]
     for q in report.questions:
         question = bank[q.question]
         lines += [
@@ -190,9 +207,7 @@ def to_markdown(report: SessionReport, bank: Bank, lang: str | None = None) -> s
     if report.study_next:
         lines += ["", f"## {say('study_next')}", ""]
         lines += [
-            f"- {s.question}: {bank[s.question].statement_in(s.key_point, s.statement, lang)} "
-            f"({say('read', sections='; '.join(s.read) or say('read_the_model_answer'))})"
-            for s in report.study_next
+            f"- {s.question}: {study_statement(s, bank, lang)} ({study_reading(s, say)})" for s in report.study_next
         ]
     lines += _model_use(report.transcript, say)
     return clean_for_display("\n".join(lines)) + "\n"

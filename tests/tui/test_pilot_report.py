@@ -16,6 +16,7 @@ from tui_helpers import (
     answer,
     finish_to_report,
     screen_names,
+    screen_text,
     settle,
     start,
 )
@@ -40,7 +41,7 @@ async def test_finishing_every_question_shows_the_report_and_exports_it(make_app
         row = table.get_row_at(0)
         assert row[:3] == ["1", "algo-07", f"{depth}/4"]
         title = str(report.query_one("#report-title", Static).render())
-        assert "finished" in title and f"average depth {depth:.2f}" in title
+        assert title == f"Interview report tui-0001\nStatus: finished · Average depth: {depth:.2f} / 4"
         bars = str(report.query_one("#bars", Static).render())
         for topic in bank["algo-07"].topics:
             assert topic in bars
@@ -91,3 +92,29 @@ async def test_markdown_export_of_a_chinese_session_is_in_chinese(make_app, bank
     markdown = (home / "reports" / "tui-0001.md").read_text(encoding="utf-8")
     assert bank["infra-01"].prompt.zh in markdown, "the export shows the English prompt of a Chinese session"
     assert "深度" in markdown and "not yet" not in markdown and "Depth" not in markdown, "the reason line is English"
+
+
+async def test_the_report_screen_of_a_chinese_session_is_in_chinese(make_app, bank):
+    """The screen says what the exported Markdown says: its headings, and the bank's Chinese statements."""
+    app = make_app(["infra-01"], lang="zh")
+    async with app.run_test(size=(120, 60)) as pilot:
+        await start(pilot)
+        await finish_to_report(pilot)
+        await settle(pilot)
+        shown = screen_text(app)
+    first_gap = bank["infra-01"].key_points[0]
+    for chinese in ("面试报告 tui-0001", "状态：已完成", "题目", "深度", "依据", "各主题", "接下来该学的"):
+        assert chinese in shown, f"{chinese!r} is not on the report screen"
+    assert f"infra-01 / {first_gap.id}: {first_gap.statement_zh[:20]}" in shown
+    assert "阅读：" in shown
+    for english in (
+        "Report",
+        "Status",
+        "question",
+        "reason",
+        "Topics",
+        "Study next",
+        "read:",
+        first_gap.statement[:20],
+    ):
+        assert english not in shown, f"{english!r} is left in English"
