@@ -11,6 +11,7 @@ from pydantic import BaseModel
 
 from agent.brains.parts import part_coverage
 from agent.brains.wording import excerpt, shown_words
+from agent.interview.retrieval import Retriever, sections_to_read
 from agent.labels import Labels, labels
 from agent.state import InterviewState, QuestionSummary, Reference
 from common.terminal import clean_for_display
@@ -44,7 +45,8 @@ class SessionReport(BaseModel):
         return sum(q.depth for q in self.questions) / len(self.questions) if self.questions else None
 
 
-def build_report(state: InterviewState, bank: Bank) -> SessionReport:
+def build_report(state: InterviewState, bank: Bank, retriever: Retriever) -> SessionReport:
+    """`retriever`: where each key point to study finds its sections to read."""
     summaries = state.get("summaries") or []
     by_topic: dict[str, list[int]] = defaultdict(list)
     for summary in summaries:
@@ -58,7 +60,10 @@ def build_report(state: InterviewState, bank: Bank) -> SessionReport:
             kp = question.key_point(kp_id)
             study.append(
                 StudyItem(
-                    question=question.id, key_point=kp.id, statement=kp.statement, read=_sections(summary.references)
+                    question=question.id,
+                    key_point=kp.id,
+                    statement=kp.statement,
+                    read=sections_to_read(retriever, question.id, kp.statement),
                 )
             )
     transcript = [

@@ -118,3 +118,23 @@ async def test_the_report_screen_of_a_chinese_session_is_in_chinese(make_app, ba
         first_gap.statement[:20],
     ):
         assert english not in shown, f"{english!r} is left in English"
+
+
+async def test_each_key_point_to_study_names_its_own_sections_as_progress_does(make_app, bank, notes_retriever):
+    """The question's references gave every key point the same two sections; `progress` looks each one up."""
+    from agent.learner.progress import next_points
+
+    app = make_app(["algo-08"])
+    async with app.run_test(size=(120, 60)) as pilot:
+        await start(pilot)
+        await finish_to_report(pilot)
+        await settle(pilot)
+        reads = {s.key_point: s.read for s in app.screen.report.study_next}
+        shown = screen_text(app)
+        history = app.services.profile.history()
+    assert list(reads) == ["reference-anchor", "kl-in-loss"]
+    assert reads["kl-in-loss"][0] == "notes/algo-08.md › How GRPO implements it"
+    assert "notes/algo-08.md › How GRPO implements it" not in reads["reference-anchor"]
+    assert "read: notes/algo-08.md › How GRPO implements it; " in shown
+    progress = {p.key_point: p.read for p in next_points(history, bank, notes_retriever)}
+    assert {kp: progress[kp] for kp in reads} == reads

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Literal
 
 from rich.text import Text
@@ -54,7 +55,9 @@ class ReportScreen(AppScreen):
         """Reads the session and fills the screen; a failure is told by the App, the screen stays."""
         services = self.app.services
         state = await services.interview(self.session_id).state()
-        self.report = report = build_report(state, services.bank)
+        # Off the UI thread: each key point to study is looked up in the notes or the store
+        report = await asyncio.to_thread(build_report, state, services.bank, services.context.retriever)
+        self.report = report
         # The session's language, as the exported Markdown has it (the reasons already are)
         say = labels(report.lang)
         table = self.query_one("#questions", DataTable)

@@ -254,7 +254,7 @@ async def test_the_reviews_show_part_coverage_and_what_came_with_a_hint(graph_dr
     Renderer(out, jsonl=False, bank=bank, lang=lang).show(done)
     text = out.getvalue()
     of = len(question.points_of(hinted.part))
-    report = to_markdown(build_report(driver.values, bank), bank)
+    report = to_markdown(build_report(driver.values, bank, driver.context.retriever), bank)
     review = review_markdown(driver.values["summaries"][0], question, lang)
     for part in question.parts:
         assert part.get(lang) in text and part.get(lang) in report and part.get(lang) in review
