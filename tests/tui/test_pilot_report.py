@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import json
 
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 from tui_helpers import (
     CLIP_ANSWER,
     SIZE,
     AgentEvents,
     answer,
     finish_to_report,
+    report_rows,
     screen_names,
     screen_text,
     settle,
@@ -36,10 +37,7 @@ async def test_finishing_every_question_shows_the_report_and_exports_it(make_app
         depth = hook.last("assessment").depth
         assert report.session_id == "tui-0001"
         assert app.services.index.get("tui-0001").status == "finished"
-        table = report.query_one("#questions", DataTable)
-        assert table.row_count == 1
-        row = table.get_row_at(0)
-        assert row[:3] == ["1", "algo-07", f"{depth}/4"]
+        assert report_rows(app) == [["1", "algo-07", f"{depth}/4"]]
         title = str(report.query_one("#report-title", Static).render())
         assert title == f"Interview report tui-0001\nStatus: finished · Average depth: {depth:.2f} / 4"
         bars = str(report.query_one("#bars", Static).render())
@@ -138,3 +136,17 @@ async def test_each_key_point_to_study_names_its_own_sections_as_progress_does(m
     assert "read: notes/algo-08.md › How GRPO implements it; " in shown
     progress = {p.key_point: p.read for p in next_points(history, bank, notes_retriever)}
     assert {kp: progress[kp] for kp in reads} == reads
+
+
+async def test_a_long_reason_wraps_within_a_narrow_screen(make_app):
+    """At 100 columns the reason ran off the right edge, cut with nothing to say so."""
+    app = make_app(["algo-07"])
+    async with app.run_test(size=(100, 60)) as pilot:
+        await start(pilot)
+        await answer(pilot, CLIP_ANSWER)
+        await finish_to_report(pilot)
+        await settle(pilot)
+        reason = app.screen.report.questions[0].reason
+        shown = screen_text(app)
+    assert len(reason) > 100
+    assert " ".join(reason.split()) in " ".join(shown.split())

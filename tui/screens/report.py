@@ -5,12 +5,14 @@ from __future__ import annotations
 import asyncio
 from typing import Literal
 
+from rich import box
+from rich.table import Table
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import Footer, Header, Static
 
 from agent.interview.report import (
     SessionReport,
@@ -42,7 +44,7 @@ class ReportScreen(AppScreen):
         yield Header()
         with VerticalScroll(id="report"):
             yield Static("", id="report-title")
-            yield DataTable(id="questions", cursor_type="row", zebra_stripes=True)
+            yield Static("", id="questions")
             yield Static("", id="bars")
             yield Static("", id="study")
         yield Footer()
@@ -60,10 +62,15 @@ class ReportScreen(AppScreen):
         self.report = report
         # The session's language, as the exported Markdown has it (the reasons already are)
         say = labels(report.lang)
-        table = self.query_one("#questions", DataTable)
-        table.add_columns(*say.columns())
+        number, question, depth, reason = say.columns()
+        # A Rich table wraps the reason within the screen's width, however narrow
+        table = Table(box=box.SIMPLE_HEAD, expand=True, header_style="bold", pad_edge=False)
+        for heading in (number, question, depth):
+            table.add_column(heading, no_wrap=True)
+        table.add_column(reason, ratio=1)
         for i, q in enumerate(report.questions, 1):
-            table.add_row(str(i), q.question, f"{q.depth}/4", q.reason)
+            table.add_row(str(i), q.question, f"{q.depth}/4", Text(q.reason))
+        self.query_one("#questions", Static).update(table)
         title = Text(say("report_title", session_id=report.session_id), style="bold")
         self.query_one("#report-title", Static).update(title + "\n" + " · ".join(report_facts(report, say)))
         bars = [f"{topic:<18} {depth_bar(depth)} {depth:.1f}" for topic, depth in report.topics.items()]
