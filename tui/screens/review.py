@@ -16,7 +16,7 @@ from agent.brains.wording import shown_words
 from agent.labels import labels
 from agent.state import QuestionSummary
 from agent.text import clean_for_display
-from knowledge.chunking import reference_label
+from knowledge.chunking import reference_label, section_title
 from knowledge.models import Question, in_language
 from tui.latex import latex_to_unicode
 from tui.screens.base import AppScreen
@@ -104,7 +104,8 @@ class ReviewScreen(AppScreen):
                 await body.mount(
                     Collapsible(
                         Markdown(latex_to_unicode(clean_for_display(ref.text))),
-                        title=reference_label(ref.source, ref.heading),
+                        # the note's title heads every one of its sections: the innermost says which
+                        title=reference_label(ref.source, section_title(ref.heading)),
                         collapsed=True,
                     )
                 )
