@@ -7,7 +7,10 @@ the bank and the notes, never from the code under test.
 from __future__ import annotations
 
 from textual.widgets import Collapsible
-from tui_helpers import screen_text, settle, skip_to_review, start
+from textual.widgets.collapsible import CollapsibleTitle
+from tui_helpers import interviewer_turns, screen_text, settle, skip_to_review, start
+
+from tui.screens.interview import InterviewScreen
 
 
 async def test_every_reference_title_is_read_in_full_at_80_columns(make_app):
@@ -23,3 +26,38 @@ async def test_every_reference_title_is_read_in_full_at_80_columns(make_app):
     assert "Choosing group size" not in " ".join(titles), "the note's own title is repeated in every section"
     for title in titles:
         assert title in shown, f"{title!r} is cut"
+
+
+async def focus_a_reference(pilot) -> Collapsible:
+    """Tab until a reference's title has the focus; the reference it opens."""
+    for _ in range(10):
+        await pilot.press("tab")
+        if isinstance(pilot.app.focused, CollapsibleTitle):
+            return pilot.app.focused.parent
+    raise AssertionError(f"Tab never reached a reference; the focus is on {pilot.app.focused!r}")
+
+
+async def test_enter_or_space_on_a_reference_opens_it_and_enter_elsewhere_continues(make_app, bank):
+    app = make_app(["algo-07", "infra-01"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await start(pilot)
+        await skip_to_review(pilot)
+        await settle(pilot)
+        review = app.screen
+        reference = await focus_a_reference(pilot)
+        assert reference.collapsed
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen is review and not reference.collapsed, "Enter on a reference closed the review"
+        await pilot.press("space")
+        await settle(pilot)
+        assert reference.collapsed
+        await pilot.press("space")
+        await settle(pilot)
+        assert not reference.collapsed
+
+        review.query_one("#review").focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, InterviewScreen)
+        assert interviewer_turns(app.screen)[-1].raw == bank["infra-01"].prompt.en

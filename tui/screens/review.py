@@ -72,9 +72,19 @@ def review_markdown(summary: QuestionSummary, question: Question, lang: str, off
     return "\n".join(lines)
 
 
+class ReferenceView(Collapsible):
+    """A reference, closed until opened: Enter on its title (Textual's own key) or Space."""
+
+    BINDINGS = [Binding("space", "open_or_close", "Open / close")]
+
+    def action_open_or_close(self) -> None:
+        self.collapsed = not self.collapsed
+
+
 class ReviewScreen(AppScreen):
-    BINDINGS = [Binding("escape,enter", "close", "Continue", priority=True)]
-    PALETTE = BINDINGS
+    # Enter is not a priority: on a reference's title it opens the reference; anywhere else it continues
+    BINDINGS = [Binding("escape", "close", "Continue", priority=True), Binding("enter", "close", "Continue")]
+    PALETTE = BINDINGS[:1]
 
     def __init__(self, session: Interview, question_id: str) -> None:
         super().__init__()
@@ -102,7 +112,7 @@ class ReviewScreen(AppScreen):
             await body.mount(Markdown(f"## {labels(lang)('references')}"))
             for ref in summary.references:
                 await body.mount(
-                    Collapsible(
+                    ReferenceView(
                         Markdown(latex_to_unicode(clean_for_display(ref.text))),
                         # the note's title heads every one of its sections: the innermost says which
                         title=reference_label(ref.source, section_title(ref.heading)),
