@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from textual.widgets import Collapsible
 from textual.widgets.collapsible import CollapsibleTitle
-from tui_helpers import interviewer_turns, screen_text, settle, skip_to_review, start
+from tui_helpers import CLIP_ANSWER, answer, interviewer_turns, screen_text, settle, skip_to_review, start
 
 from tui.screens.interview import InterviewScreen
 
@@ -61,3 +61,19 @@ async def test_enter_or_space_on_a_reference_opens_it_and_enter_elsewhere_contin
         await settle(pilot)
         assert isinstance(app.screen, InterviewScreen)
         assert interviewer_turns(app.screen)[-1].raw == bank["infra-01"].prompt.en
+
+
+async def test_a_section_retrieved_as_two_chunks_is_one_reference(make_app):
+    """algo-10's review listed two sections twice each."""
+    app = make_app(["algo-10"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await start(pilot)
+        await answer(pilot, CLIP_ANSWER)
+        await skip_to_review(pilot)
+        await settle(pilot)
+        titles = [str(c.title) for c in app.screen.query(Collapsible)]
+        state = await app.screen.session.state()
+    references = state["summaries"][0].references
+    sections = {(r.source, r.heading) for r in references}
+    assert len(sections) < len(references), "the case this test is about: one section in two chunks"
+    assert len(titles) == len(set(titles)) == len(sections)

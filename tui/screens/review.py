@@ -14,7 +14,7 @@ from textual.widgets import Collapsible, Footer, Header, Markdown
 from agent.brains.parts import part_coverage
 from agent.brains.wording import shown_words
 from agent.labels import labels
-from agent.state import QuestionSummary
+from agent.state import QuestionSummary, Reference
 from agent.text import clean_for_display
 from knowledge.chunking import reference_label, section_title
 from knowledge.models import Question, in_language
@@ -72,6 +72,15 @@ def review_markdown(summary: QuestionSummary, question: Question, lang: str, off
     return "\n".join(lines)
 
 
+def _by_section(references: Sequence[Reference]) -> dict[tuple[str, str], list[str]]:
+    """The references' texts by (source, heading): a section cut into two chunks is one reference,
+    not the same title twice."""
+    sections: dict[tuple[str, str], list[str]] = {}
+    for ref in references:
+        sections.setdefault((ref.source, ref.heading), []).append(ref.text)
+    return sections
+
+
 class ReferenceView(Collapsible):
     """A reference, closed until opened: Enter on its title (Textual's own key) or Space."""
 
@@ -110,12 +119,12 @@ class ReviewScreen(AppScreen):
         await body.mount(Markdown(review_markdown(summary, question, lang, offline)))
         if summary.references:
             await body.mount(Markdown(f"## {labels(lang)('references')}"))
-            for ref in summary.references:
+            for (source, heading), texts in _by_section(summary.references).items():
                 await body.mount(
                     ReferenceView(
-                        Markdown(latex_to_unicode(clean_for_display(ref.text))),
+                        Markdown(latex_to_unicode(clean_for_display("\n\n".join(texts)))),
                         # the note's title heads every one of its sections: the innermost says which
-                        title=reference_label(ref.source, section_title(ref.heading)),
+                        title=reference_label(source, section_title(heading)),
                         collapsed=True,
                     )
                 )
