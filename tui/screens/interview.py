@@ -19,6 +19,7 @@ from agent.interview.sessions import SessionBusy
 from agent.labels import labels
 from agent.planning import PlanRequest
 from agent.state import CandidateAction
+from agent.text import gist
 from common.settings import Lang
 from tui.messages import (
     AnswerAssessed,
@@ -233,9 +234,12 @@ class InterviewScreen(AppScreen):
         side.depth = event.depth
         side.scored_offline = event.fallback_reason
         if event.question in self.gaps:
+            # Last time's gap less what this answer has just shown: one short line a point
             question = self.app.services.bank[event.question]
-            missed = "; ".join(question.key_point(kp).statement_in(self.lang) for kp in self.gaps.pop(event.question))
-            self.query_one(Transcript).add_note(self.say("gap_note", points=missed))
+            still = [kp for kp in self.gaps.pop(event.question) if kp not in event.covered]
+            if still:
+                lines = [f"  • {gist(question.key_point(kp).statement_in(self.lang))}" for kp in still]
+                self.query_one(Transcript).add_note("\n".join([self.say("gap_note"), *lines]))
 
     @on(QuestionClosed)
     def _review_when_saved(self, message: QuestionClosed) -> None:
