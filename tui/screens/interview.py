@@ -121,7 +121,7 @@ class InterviewScreen(AppScreen):
         self.query_one(SidePanel).elapsed = int(self.app.clock() - self.started_at)
 
     def _action_note(self, action: CandidateAction) -> str:
-        """What the transcript says for a reply that is not an answer: "(skip)"."""
+        """What the transcript says for a reply that is not an answer: "[skipped the question]"."""
         return self.say("action_note", action=self.say.name("actions", action.value))
 
     @work(exclusive=True, group="agent", exit_on_error=False)
@@ -143,7 +143,7 @@ class InterviewScreen(AppScreen):
             if turn.action is CandidateAction.answer:
                 transcript.add_candidate(turn.answer)
             else:
-                transcript.add_note(self._action_note(turn.action))
+                transcript.add_action(self._action_note(turn.action))
         if shown:
             transcript.add_note(self.say("resumed_here"))
 
@@ -274,7 +274,7 @@ class InterviewScreen(AppScreen):
         if action is CandidateAction.answer:
             self.query_one(Transcript).add_candidate(text)
         else:
-            self.query_one(Transcript).add_note(self._action_note(action))
+            self.query_one(Transcript).add_action(self._action_note(action))
         self.run_agent(self.session.submit(action, text))
 
     @on(TextArea.Changed, "#answer")
