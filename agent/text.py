@@ -302,6 +302,13 @@ def shorten(text: str, limit: int) -> str:
     return head.rstrip(" ,;:，；：、") + "…"
 
 
+def markdown_literal(text: str) -> str:
+    """Plain text to put inside Markdown as it is, its asterisks escaped: a bank statement's "pi*"
+    would otherwise close the bold around it and leave a stray "*" (underscores inside words, as in
+    "pi_ref", are no emphasis in CommonMark)."""
+    return text.replace("*", "\\*")
+
+
 GIST_BREAK = re.compile(r"[:;]\s|[：；。]")
 
 

@@ -77,3 +77,29 @@ async def test_a_section_retrieved_as_two_chunks_is_one_reference(make_app):
     sections = {(r.source, r.heading) for r in references}
     assert len(sections) < len(references), "the case this test is about: one section in two chunks"
     assert len(titles) == len(set(titles)) == len(sections)
+
+
+def test_a_statement_with_an_asterisk_keeps_its_bold_and_leaves_no_stray_asterisk(bank):
+    """algo-10's "pi*" closed the bold around its statement: "…log-ratio(y_l)])。* (第 2 层)"."""
+    from markdown_it import MarkdownIt
+
+    from agent.state import Evidence, QuestionSummary
+    from tui.screens.review import review_markdown
+
+    question = bank["algo-10"]
+    point = question.key_point("derivation-bt")
+    assert "pi*" in point.statement_zh, "the case this test is about"
+    summary = QuestionSummary(
+        question="algo-10",
+        depth=2,
+        reason="深度 2",
+        covered=[Evidence(key_point=point.id, level=point.level, quote="它来自 RLHF 的最优解。")],
+        missed=[kp.id for kp in question.key_points if kp.id != point.id],
+        misconceptions=[],
+        model_answer=question.model_answer,
+        references=[],
+    )
+    html = MarkdownIt("commonmark").render(review_markdown(summary, question, "zh"))
+    shown = next(line for line in html.splitlines() if "Bradley-Terry" in line)
+    assert shown.startswith("<li><strong>它来自带 KL 正则的 RLHF 最优解 pi* 正比于")
+    assert shown.endswith(f"。</strong> (第 {point.level} 层)")

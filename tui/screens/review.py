@@ -15,7 +15,7 @@ from agent.brains.parts import part_coverage
 from agent.brains.wording import shown_words
 from agent.labels import labels
 from agent.state import QuestionSummary, Reference
-from agent.text import clean_for_display
+from agent.text import clean_for_display, markdown_literal
 from knowledge.chunking import reference_label, section_title
 from knowledge.models import Question, in_language
 from tui.latex import latex_to_unicode
@@ -51,13 +51,13 @@ def review_markdown(summary: QuestionSummary, question: Question, lang: str, off
         for evidence in summary.covered:
             point = question.key_point(evidence.key_point)
             lines += [
-                f"- **{point.statement_in(lang)}** ({say.level(point.level, evidence.hinted)})",
+                f"- **{markdown_literal(point.statement_in(lang))}** ({say.level(point.level, evidence.hinted)})",
                 f"  > {shown_words(question, evidence)}",
             ]
     if summary.missed:
         lines += ["", f"## {say('not_shown_heading')}", ""]
         lines += [
-            f"- {question.key_point(kp).statement_in(lang)} ({say.level(question.key_point(kp).level)})"
+            f"- {markdown_literal(question.key_point(kp).statement_in(lang))} ({say.level(question.key_point(kp).level)})"
             for kp in summary.missed
         ]
     if summary.misconceptions:
