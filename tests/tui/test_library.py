@@ -217,3 +217,16 @@ async def test_at_100_columns_a_long_question_ends_in_an_ellipsis_on_screen(make
     row = next(line for line in lines if line.split()[:1] == ["algo-07"]).rstrip(" ▊▎▅▁▔")
     assert len(prompt) > 100
     assert row.endswith("…") and prompt[:20] in row
+
+
+async def test_a_search_hit_shows_the_notes_bold_as_plain_text(make_app):
+    """A hit showed the note's Markdown as it is: "**Dual-clip PPO**"."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        library = await open_library(pilot)
+        await pilot.press("slash", *"dual-clip", "enter")
+        await wait_until(pilot, lambda: library.hits, "the search hits")
+        await settle(pilot)
+        assert any("**Dual-clip PPO**" in hit.text for hit in library.hits), "the case this test is about"
+        shown = screen_text(app)
+    assert "Dual-clip PPO" in shown and "**" not in shown

@@ -3,6 +3,8 @@ Enter in the box searches the knowledge store; Enter opens a question or a hit, 
 
 from __future__ import annotations
 
+import re
+
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -17,10 +19,13 @@ from tui.latex import latex_to_unicode
 from tui.screens.base import AppScreen
 from tui.widgets.fitted_table import FittedTable
 
+EMPHASIS = re.compile(r"(\*\*|__)(\S.*?)\1")
+"""Markdown's bold, as the notes write it: a table cell shows plain text, not the asterisks."""
+
 
 def one_line(text: str, limit: int | None = None) -> str:
-    """`text` on one line; cut to `limit` characters with an ellipsis, if given."""
-    flat = " ".join(latex_to_unicode(clean_for_display(text)).split())
+    """`text` on one line, as plain text; cut to `limit` characters with an ellipsis, if given."""
+    flat = " ".join(EMPHASIS.sub(r"\2", latex_to_unicode(clean_for_display(text))).split())
     return flat if limit is None or len(flat) <= limit else flat[: limit - 1] + "…"
 
 
