@@ -34,6 +34,7 @@ class SessionReport(BaseModel):
     session_id: str
     status: str
     lang: str = "en"
+    drill: bool = False
     questions: list[QuestionSummary]
     topics: dict[str, float]
     """Average depth per topic, strongest first."""
@@ -87,6 +88,7 @@ def build_report(state: InterviewState, bank: Bank, retriever: Retriever) -> Ses
         session_id=state["session_id"],
         status=state.get("status", "active"),
         lang=state.get("lang", "en"),
+        drill=bool(state.get("request") and state["request"].drill),
         questions=summaries,
         topics=topics,
         study_next=study[:6],
@@ -136,6 +138,11 @@ def _sections(references: list[Reference]) -> list[str]:
     return list(dict.fromkeys(reference_label(r.source, r.heading) for r in references))[:2]
 
 
+def report_title(report: SessionReport, say: Labels) -> str:
+    """ "Interview report <id>", or "Drill report <id>" for a drill."""
+    return say("drill_report_title" if report.drill else "report_title", session_id=report.session_id)
+
+
 def report_facts(report: SessionReport, say: Labels) -> list[str]:
     """What the report says under its title: the status, and the average depth once there is one."""
     facts = [say("status", status=say.status(report.status))]
@@ -163,7 +170,7 @@ def study_reading(item: StudyItem, say: Labels) -> str:
 def to_markdown(report: SessionReport, bank: Bank, lang: str | None = None) -> str:
     say = labels(lang or report.lang)
     lang = lang or report.lang
-    lines = [f"# {say('report_title', session_id=report.session_id)}", ""]
+    lines = [f"# {report_title(report, say)}", ""]
     for fact in report_facts(report, say):
         lines += [fact, ""]
     columns = say.columns()

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Static
 from tui_helpers import (
     CLIP_ANSWER,
     AgentEvents,
     answer,
+    finish_to_report,
     interviewer_turns,
     notes,
     screen_names,
@@ -153,3 +154,22 @@ async def test_the_drill_command_opens_the_drill_screen_on_its_topic(make_app, s
         questions = [table.get_row_at(i)[1] for i in range(table.row_count)]
         assert questions and all("kl" in bank[qid].topics for qid in questions)
         assert "algo-07" not in questions
+
+
+async def test_a_drills_report_is_titled_a_drill_report(make_app, settings, bank, home, monkeypatch):
+    from agent.learner.drill import DrillOptions
+
+    seed_profile(settings, bank)
+    monkeypatch.setenv("RL_INTERVIEW_NOW", (ANSWERED + timedelta(days=3)).isoformat())
+    app = make_app(drill=DrillOptions(count=1))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, DrillScreen), "the Drill screen")
+        await settle(pilot)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: interviewer_turns(app.screen), "the drill's opener")
+        await settle(pilot)
+        await finish_to_report(pilot)
+        await settle(pilot)
+        title = str(app.screen.query_one("#report-title", Static).render())
+    assert title.startswith("Drill report tui-0001\n")
+    assert (home / "reports" / "tui-0001.md").read_text(encoding="utf-8").startswith("# Drill report tui-0001")

@@ -20,6 +20,7 @@ from agent.interview.report import (
     depth_bar,
     export_as,
     report_facts,
+    report_title,
     study_reading,
     study_statement,
 )
@@ -71,7 +72,7 @@ class ReportScreen(AppScreen):
         for i, q in enumerate(report.questions, 1):
             table.add_row(str(i), q.question, f"{q.depth}/4", Text(q.reason))
         self.query_one("#questions", Static).update(table)
-        title = Text(say("report_title", session_id=report.session_id), style="bold")
+        title = Text(report_title(report, say), style="bold")
         self.query_one("#report-title", Static).update(title + "\n" + " · ".join(report_facts(report, say)))
         bars = [f"{topic:<18} {depth_bar(depth)} {depth:.1f}" for topic, depth in report.topics.items()]
         self.query_one("#bars", Static).update(_section(say("topics"), bars or [say("no_topics")]))
