@@ -22,6 +22,10 @@ class Labels:
         """A label that opens a list ("Shown:", "答到的：")."""
         return self(key) + self("colon")
 
+    def columns(self) -> list[str]:
+        """The headings of the report's table of questions."""
+        return [str(c) for c in self._words["table_columns"]]
+
     def depth_name(self, depth: int) -> str:
         return str(self._words["depth_names"][depth])
 

@@ -33,6 +33,8 @@ class PlanRequest(BaseModel):
     whole question (a drill on what the candidate missed last time)."""
     verbatim: bool = False
     """Ask every question in its seed wording (its `prompt`), never another wording."""
+    drill: bool = False
+    """A drill (the learner's queue, or "drill this now"), not an interview: its report says so."""
     wordings: dict[str, int] = Field(default_factory=dict)
     """Question id -> the wording the session asks (Question.wording); chosen when it starts."""
 

@@ -302,6 +302,25 @@ def shorten(text: str, limit: int) -> str:
     return head.rstrip(" ,;:，；：、") + "…"
 
 
+def markdown_literal(text: str) -> str:
+    """Plain text to put inside Markdown as it is, its asterisks escaped: a bank statement's "pi*"
+    would otherwise close the bold around it and leave a stray "*" (underscores inside words, as in
+    "pi_ref", are no emphasis in CommonMark)."""
+    return text.replace("*", "\\*")
+
+
+GIST_BREAK = re.compile(r"[:;]\s|[：；。]")
+
+
+def gist(statement: str, width: int = 72) -> str:
+    """A key point's statement in short, for a list that names several on one line each: its first
+    clause (up to a colon, a semicolon or a Chinese full stop) unless that is a mere label ("Practice
+    figures"), shortened to about `width` columns (a Chinese character takes two)."""
+    clause = GIST_BREAK.split(statement, maxsplit=1)[0].strip()
+    limit = width // 2 if CJK_CHAR.search(statement) else width
+    return shorten(clause if len(clause) >= limit // 3 else statement, limit)
+
+
 def _unclosed_bracket(text: str) -> int:
     """Where the last bracket still open at the end of `text` starts (-1: none)."""
     opened: list[int] = []

@@ -77,7 +77,7 @@ async def play(
         sent.append(reply["text"])
         payload = Command(resume=Reply(action=CandidateAction(reply["action"]), text=reply["text"]))
     state = cast(InterviewState, (await graph.aget_state(config)).values)  # the graph's state schema
-    report = build_report(state, bank)
+    report = build_report(state, bank, context.retriever)
     depths = [q.depth for q in report.questions]
     run = SessionRun(persona, seed, sum(depths) / len(depths) if depths else 0.0, depths)
     run.check("session ends", ended, "the session did not end")

@@ -12,6 +12,7 @@ from pydantic import BaseModel
 
 from agent.brains.parts import part_coverage
 from agent.brains.wording import excerpt, shown_words
+from agent.interview.retrieval import Retriever, sections_to_read
 from agent.labels import Labels, labels
 from agent.state import InterviewState, QuestionSummary, Reference
 from common.terminal import clean_for_display
@@ -34,6 +35,7 @@ class SessionReport(BaseModel):
     session_id: str
     status: str
     lang: str = "en"
+    drill: bool = False
     questions: list[QuestionSummary]
     topics: dict[str, float]
     """Average depth per topic, strongest first."""
@@ -55,7 +57,8 @@ def session_topics(scored: Iterable[tuple[str, int]], bank: Bank) -> dict[str, f
     return dict(sorted(((t, sum(d) / len(d)) for t, d in by_topic.items()), key=lambda kv: -kv[1]))
 
 
-def build_report(state: InterviewState, bank: Bank) -> SessionReport:
+def build_report(state: InterviewState, bank: Bank, retriever: Retriever) -> SessionReport:
+    """`retriever`: where each key point to study finds its sections to read."""
     summaries = state.get("summaries") or []
     topics = session_topics(((s.question, s.depth) for s in summaries), bank)
     study: list[StudyItem] = []
@@ -65,7 +68,10 @@ def build_report(state: InterviewState, bank: Bank) -> SessionReport:
             kp = question.key_point(kp_id)
             study.append(
                 StudyItem(
-                    question=question.id, key_point=kp.id, statement=kp.statement, read=_sections(summary.references)
+                    question=question.id,
+                    key_point=kp.id,
+                    statement=kp.statement,
+                    read=sections_to_read(retriever, question.id, kp.statement),
                 )
             )
     transcript = [
@@ -89,6 +95,7 @@ def build_report(state: InterviewState, bank: Bank) -> SessionReport:
         session_id=state["session_id"],
         status=state.get("status", "active"),
         lang=state.get("lang", "en"),
+        drill=bool(state.get("request") and state["request"].drill),
         questions=summaries,
         topics=topics,
         study_next=study[:6],
@@ -138,26 +145,48 @@ def _sections(references: list[Reference]) -> list[str]:
     return list(dict.fromkeys(reference_label(r.source, r.heading) for r in references))[:2]
 
 
+def report_title(report: SessionReport, say: Labels) -> str:
+    """ "Interview report <id>", or "Drill report <id>" for a drill."""
+    return say("drill_report_title" if report.drill else "report_title", session_id=report.session_id)
+
+
+def report_facts(report: SessionReport, say: Labels) -> list[str]:
+    """What the report says under its title: the status, and the average depth once there is one."""
+    facts = [say("status", status=say.status(report.status))]
+    if report.average_depth is not None:
+        facts.append(say("average_depth", average=f"{report.average_depth:.2f}"))
+    return facts
+
+
+def depth_bar(depth: float, width: int = 16) -> str:
+    """An average depth (of 4) as a bar `width` cells long."""
+    filled = round(depth / 4 * width)
+    return "█" * filled + "░" * (width - filled)
+
+
+def study_statement(item: StudyItem, bank: Bank, lang: str) -> str:
+    """The key point to study, in `lang` where the bank has it."""
+    return bank[item.question].statement_in(item.key_point, item.statement, lang)
+
+
+def study_reading(item: StudyItem, say: Labels) -> str:
+    """What to read for a key point: its sections, else the model answer."""
+    return say("read", sections="; ".join(item.read) or say("read_the_model_answer"))
+
+
 def to_markdown(report: SessionReport, bank: Bank, lang: str | None = None) -> str:
     say = labels(lang or report.lang)
     lang = lang or report.lang
-    lines = [
-        f"# {say('report_title', session_id=report.session_id)}",
-        "",
-        say("status", status=say.status(report.status)),
-        "",
-    ]
-    if report.average_depth is not None:
-        lines += [say("average_depth", average=f"{report.average_depth:.2f}"), ""]
-    lines += [say("table_header"), "|---|---|---|---|"]
+    lines = [f"# {report_title(report, say)}", ""]
+    for fact in report_facts(report, say):
+        lines += [fact, ""]
+    columns = say.columns()
+    lines += ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
     for i, q in enumerate(report.questions, 1):
         lines.append(f"| {i} | {q.question} | {q.depth} | {_cell(q.reason)} |")
     if report.topics:
         lines += ["", f"## {say('topics')}", ""]
-        lines += [
-            f"- {topic}: {'█' * round(avg * 4)}{'░' * (16 - round(avg * 4))} {avg:.1f}"
-            for topic, avg in report.topics.items()
-        ]
+        lines += [f"- {topic}: {depth_bar(avg)} {avg:.1f}" for topic, avg in report.topics.items()]
     for q in report.questions:
         question = bank[q.question]
         lines += [
@@ -197,9 +226,7 @@ def to_markdown(report: SessionReport, bank: Bank, lang: str | None = None) -> s
     if report.study_next:
         lines += ["", f"## {say('study_next')}", ""]
         lines += [
-            f"- {s.question}: {bank[s.question].statement_in(s.key_point, s.statement, lang)} "
-            f"({say('read', sections='; '.join(s.read) or say('read_the_model_answer'))})"
-            for s in report.study_next
+            f"- {s.question}: {study_statement(s, bank, lang)} ({study_reading(s, say)})" for s in report.study_next
         ]
     lines += _model_use(report.transcript, say)
     return clean_for_display("\n".join(lines)) + "\n"

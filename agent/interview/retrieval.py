@@ -12,7 +12,7 @@ import numpy as np
 
 from agent.state import Reference
 from knowledge.bank import NOTES_DIR, user_note_files
-from knowledge.chunking import chunk_text
+from knowledge.chunking import chunk_text, reference_label, section_title
 from knowledge.documents import DocumentError, read_document
 
 if TYPE_CHECKING:
@@ -61,6 +61,14 @@ class NotesRetriever:
         scores = LexicalIndex([f"{c.heading}\n{c.text}" for c in chunks]).scores(said)
         order = sorted(range(len(chunks)), key=lambda i: -scores[i])
         return [chunks[i] for i in order[:k]]
+
+
+def sections_to_read(retriever: Retriever, question_id: str, statement: str, k: int = 2) -> list[str]:
+    """The sections that say most about one key point, as "source › section": what the report and
+    `progress` tell the candidate to read for it (the question's own references would name the same
+    sections for every point)."""
+    found = retriever.references(question_id, statement, k=k)
+    return list(dict.fromkeys(reference_label(ref.source, section_title(ref.heading)) for ref in found))
 
 
 SaidVector = Callable[[str, str], "np.ndarray | None"]

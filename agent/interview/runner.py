@@ -210,7 +210,7 @@ class Interview:
             summaries = state.get("summaries") or []
             average = sum(s.depth for s in summaries) / len(summaries) if summaries else None
             self.index.finish(self.session_id, status, average)
-        export_report(build_report(state, self.context.bank), self.context.bank, self.reports)
+        export_report(build_report(state, self.context.bank, self.context.retriever), self.context.bank, self.reports)
         return status
 
 

@@ -134,7 +134,10 @@ def drill_item(history: History, bank: Bank, question: Question, now: datetime, 
 def drill_of(items: list[DrillItem]) -> Drill:
     """The session for these queue items, in their order."""
     request = PlanRequest(
-        questions=len(items), ids=[i.question for i in items], openers={i.question: i.opener for i in items if i.opener}
+        questions=len(items),
+        ids=[i.question for i in items],
+        openers={i.question: i.opener for i in items if i.opener},
+        drill=True,
     )
     return Drill(items, request)
 

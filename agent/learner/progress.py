@@ -7,10 +7,9 @@ from datetime import datetime, time, timedelta
 
 from pydantic import BaseModel
 
-from agent.interview.retrieval import Retriever
+from agent.interview.retrieval import Retriever, sections_to_read
 from agent.learner.profile import SCHEDULER, History, mastery
 from knowledge.bank import Bank
-from knowledge.chunking import reference_label, section_title
 
 TREND_DAYS = 30
 """The trend shows the last this many days on which the candidate answered something."""
@@ -130,17 +129,13 @@ def next_points(history: History, bank: Bank, retriever: Retriever, k: int = 3) 
     out = []
     for qid, point_id in picked[:k]:
         point = bank[qid].key_point(point_id)
-        read = [
-            reference_label(ref.source, section_title(ref.heading))
-            for ref in retriever.references(qid, point.statement, k=2)
-        ]
         out.append(
             StudyPoint(
                 question=qid,
                 key_point=point.id,
                 level=point.level,
                 statement=point.statement,
-                read=list(dict.fromkeys(read)),
+                read=sections_to_read(retriever, qid, point.statement),
             )
         )
     return out

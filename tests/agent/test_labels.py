@@ -34,3 +34,17 @@ def test_an_unknown_language_reads_english_and_an_unknown_status_is_shown_as_it_
     assert Labels("zh").status("archived") == "archived"
     assert Labels("zh").name("sections", "algorithm") == "算法" and Labels("zh").name("sections", "new") == "new"
     assert Labels("zh").listing("shown") == "答到的：" and Labels("en").listing("shown") == "Shown:"
+
+
+def test_a_reason_speaks_to_you_not_of_the_candidate():
+    """Everything else says "you"/"你"; the reason for "I don't know" said "the candidate"."""
+    from agent.judge.scoring import reason_for
+    from agent.state import Flag
+    from knowledge.bank import load_bank
+
+    question = load_bank()["algo-07"]
+    missed = [kp.id for kp in question.key_points]
+    english = reason_for(question, 0, [], missed, [Flag.dont_know])
+    chinese = reason_for(question, 0, [], missed, [Flag.dont_know], lang="zh")
+    assert "you said you did not know" in english and "candidate" not in english
+    assert "你表示不知道" in chinese and "候选人" not in chinese

@@ -5,8 +5,19 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from textual.widgets import DataTable
-from tui_helpers import answer, interviewer_turns, notes, screen_names, settle, wait_loaded, wait_until
+from textual.widgets import DataTable, Static
+from tui_helpers import (
+    CLIP_ANSWER,
+    AgentEvents,
+    answer,
+    finish_to_report,
+    interviewer_turns,
+    notes,
+    screen_names,
+    settle,
+    wait_loaded,
+    wait_until,
+)
 
 from agent.learner.profile import Attempt, Profile, profile_path
 from tui.screens.drill import DrillScreen
@@ -80,8 +91,54 @@ async def test_d_on_home_lists_the_queue_and_starts_a_drill_on_the_gap(make_app,
         # after the first answer, what was not shown last time (as the plain drill tells it)
         assert not [n for n in notes(app.screen) if n.startswith("Last time")]
         await answer(pilot, "I am not sure, something about the ratio.")
-        told = [n for n in notes(app.screen) if n.startswith("Last time you had not shown:")]
-        assert len(told) == 1 and opener.statement in told[0]
+        told = [n for n in notes(app.screen) if n.startswith("Last time")]
+        assert len(told) == 1
+        heading, *points = told[0].splitlines()
+        assert heading == "Last time you had not shown, and have not yet:"
+        assert len(points) == len(bank["algo-07"].key_points), "one line a point: none was shown"
+        assert points[0].startswith(f"  • {opener.statement[:20]}")
+        assert all(len(point) <= 80 for point in points), "a short form of each point, not its whole statement"
+
+
+async def drill_algo_07(pilot, app) -> None:
+    """From Home, `d`, and Enter on algo-07 (first in the queue): its opener is on screen."""
+    await wait_loaded(pilot)
+    await pilot.press("d")
+    await wait_until(pilot, lambda: isinstance(app.screen, DrillScreen), "the Drill screen")
+    await settle(pilot)
+    await pilot.press("enter")
+    await wait_until(pilot, lambda: interviewer_turns(app.screen), "the drill's opener")
+    await settle(pilot)
+
+
+async def test_the_note_leaves_out_what_the_first_answer_just_showed(make_app, settings, bank, monkeypatch):
+    seed_profile(settings, bank)
+    monkeypatch.setenv("RL_INTERVIEW_NOW", (ANSWERED + timedelta(days=3)).isoformat())
+    hook = AgentEvents()
+    app = make_app()
+    async with app.run_test(size=SIZE, message_hook=hook) as pilot:
+        await drill_algo_07(pilot, app)
+        await answer(pilot, CLIP_ANSWER)
+        shown = hook.last("assessment").covered
+        told = next(n for n in notes(app.screen) if n.startswith("Last time"))
+    assert shown, "the answer shows a key point"
+    points = told.splitlines()[1:]
+    assert len(points) == len(bank["algo-07"].key_points) - len(shown)
+    for kp in shown:
+        assert not any(p.startswith(f"  • {bank['algo-07'].key_point(kp).statement[:20]}") for p in points)
+
+
+async def test_a_chinese_drill_tells_the_gap_in_chinese(make_app, settings, bank, monkeypatch):
+    seed_profile(settings, bank)
+    monkeypatch.setenv("RL_INTERVIEW_NOW", (ANSWERED + timedelta(days=3)).isoformat())
+    app = make_app(lang="zh")
+    async with app.run_test(size=SIZE) as pilot:
+        await drill_algo_07(pilot, app)
+        await answer(pilot, "我不太确定。")
+        told = next(n for n in notes(app.screen) if n.startswith("上次"))
+    opener = min(bank["algo-07"].key_points, key=lambda kp: kp.level)
+    assert told.splitlines()[0] == "上次没答到、这次还没答到的："
+    assert told.splitlines()[1].startswith(f"  • {opener.statement_zh[:10]}")
 
 
 async def test_the_drill_command_opens_the_drill_screen_on_its_topic(make_app, settings, bank, monkeypatch):
@@ -97,3 +154,22 @@ async def test_the_drill_command_opens_the_drill_screen_on_its_topic(make_app, s
         questions = [table.get_row_at(i)[1] for i in range(table.row_count)]
         assert questions and all("kl" in bank[qid].topics for qid in questions)
         assert "algo-07" not in questions
+
+
+async def test_a_drills_report_is_titled_a_drill_report(make_app, settings, bank, home, monkeypatch):
+    from agent.learner.drill import DrillOptions
+
+    seed_profile(settings, bank)
+    monkeypatch.setenv("RL_INTERVIEW_NOW", (ANSWERED + timedelta(days=3)).isoformat())
+    app = make_app(drill=DrillOptions(count=1))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, DrillScreen), "the Drill screen")
+        await settle(pilot)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: interviewer_turns(app.screen), "the drill's opener")
+        await settle(pilot)
+        await finish_to_report(pilot)
+        await settle(pilot)
+        title = str(app.screen.query_one("#report-title", Static).render())
+    assert title.startswith("Drill report tui-0001\n")
+    assert (home / "reports" / "tui-0001.md").read_text(encoding="utf-8").startswith("# Drill report tui-0001")

@@ -25,6 +25,10 @@ def rows(table: DataTable) -> list[str]:
     return [key.value for key in table.rows]
 
 
+def cells(table: DataTable, key: str) -> list[str]:
+    return [str(cell) for cell in table.get_row(key)]
+
+
 def markdown_source(screen, selector: str) -> str:
     return screen.query_one(selector, Markdown).source
 
@@ -126,9 +130,9 @@ async def test_depth_and_due_date_of_an_answered_question(make_app, settings, ba
     async with app.run_test(size=SIZE) as pilot:
         library = await open_library(pilot)
         table = library.query_one("#library-questions", DataTable)
-        row = table.get_row("algo-07")
+        row = cells(table, "algo-07")
         assert (row[1], row[2]) == ("2/4", due.date().isoformat())
-        assert table.get_row("algo-08")[1:3] == ["-", "-"]
+        assert cells(table, "algo-08")[1:3] == ["-", "-"]
 
 
 async def test_drill_this_now_from_the_list_opens_on_the_missed_key_point(make_app, settings, bank):
@@ -175,8 +179,8 @@ async def test_your_questions_are_marked_and_a_broken_one_is_named(make_app, tmp
     async with app.run_test(size=SIZE) as pilot:
         library = await open_library(pilot)
         table = library.query_one("#library-questions", DataTable)
-        assert table.get_row("my-reward-hacking")[3] == "yours"
-        assert table.get_row("algo-07")[3] == ""
+        assert cells(table, "my-reward-hacking")[3] == "yours"
+        assert cells(table, "algo-07")[3] == ""
         assert "my-broken" not in rows(table)
         notice = str(library.query_one("#library-problems", Static).render())
         assert f"{broken}:" in notice and "field difficulty" in notice
@@ -201,3 +205,28 @@ async def test_l_is_in_the_command_palette_of_home(make_app):
         await settle(pilot)
         await pilot.press(*"Library", "enter")
         await wait_until(pilot, lambda: isinstance(app.screen, LibraryScreen), "the library from the palette")
+
+
+async def test_at_100_columns_a_long_question_ends_in_an_ellipsis_on_screen(make_app, bank):
+    """The question column ran off the right edge, cut with nothing to say so."""
+    app = make_app()
+    async with app.run_test(size=(100, 60)) as pilot:
+        await open_library(pilot)
+        lines = screen_text(app).splitlines()
+    prompt = bank["algo-07"].prompt.en
+    row = next(line for line in lines if line.split()[:1] == ["algo-07"]).rstrip(" ▊▎▅▁▔")
+    assert len(prompt) > 100
+    assert row.endswith("…") and prompt[:20] in row
+
+
+async def test_a_search_hit_shows_the_notes_bold_as_plain_text(make_app):
+    """A hit showed the note's Markdown as it is: "**Dual-clip PPO**"."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        library = await open_library(pilot)
+        await pilot.press("slash", *"dual-clip", "enter")
+        await wait_until(pilot, lambda: library.hits, "the search hits")
+        await settle(pilot)
+        assert any("**Dual-clip PPO**" in hit.text for hit in library.hits), "the case this test is about"
+        shown = screen_text(app)
+    assert "Dual-clip PPO" in shown and "**" not in shown

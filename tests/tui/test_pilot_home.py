@@ -15,6 +15,7 @@ from tui_helpers import (
     interviewer_turns,
     leave,
     make_sessions,
+    report_rows,
     screen_names,
     screen_text,
     settle,
@@ -232,7 +233,7 @@ async def test_history_lists_sessions_and_opens_them(make_app, bank):
         await wait_until(pilot, lambda: isinstance(app.screen, ReportScreen), "the report")
         await wait_until(pilot, lambda: app.screen.report is not None, "the report's content")
         assert app.screen.session_id == "tui-0001"
-        assert app.screen.query_one("#questions", DataTable).get_row_at(0)[:3] == ["1", "algo-07", "0/4"]
+        assert report_rows(app) == [["1", "algo-07", "0/4"]]
         await pilot.press("escape")
         await settle(pilot)
         assert screen_names(app) == ["Screen", "HomeScreen"]

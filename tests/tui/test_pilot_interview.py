@@ -152,7 +152,7 @@ async def test_two_answers_then_skip_shows_the_review_with_depth_and_model_answe
         assert interviewer_turns(interview)[-1].raw == bank["infra-01"].prompt.en
         assert interviewer_turns(interview)[-1].label == "Question · 2/2 · infra-01"
         assert interview.query_one(SidePanel).depth is None
-        assert "(skip)" in notes(interview)
+        assert "[skipped the question]" in notes(interview)
 
 
 async def test_review_opens_even_if_question_done_arrives_before_the_checkpoint(make_app, monkeypatch):
@@ -189,8 +189,11 @@ async def test_f2_hint_shows_a_hint_turn_built_from_the_rubric(make_app, bank):
         assert hint.label == "Hint · 1/2 · algo-07"
         first_rungs = [kp.hints[0].en for kp in bank["algo-07"].key_points if kp.hints]
         assert any(rung in hint.raw for rung in first_rungs), hint.raw
-        assert notes(screen) == ["(hint)"]
+        assert notes(screen) == ["[asked for a hint]"]
         assert candidate_texts(screen) == []
+        # the interviewer's notation, set apart from what you typed
+        (action,) = screen.query(".action")
+        assert "italic" in str(action.visual.spans[0].style)
         assert "Hint · 1/2 · algo-07" in screen_text(app)
 
 
@@ -200,7 +203,7 @@ async def test_f3_i_dont_know_gets_a_hint_then_moves_on(make_app, bank):
         await start(pilot)
         screen = app.screen
         await next_turn(pilot, ("f3",))
-        assert notes(screen) == ["(idk)"]
+        assert notes(screen) == ["[said you don't know]"]
         assert interviewer_turns(screen)[-1].label.startswith("Hint")
         # still stuck after the hint: the interviewer closes the question
         await pilot.press("f3")
@@ -216,7 +219,7 @@ async def test_f5_repeat_asks_the_same_question_again(make_app, bank):
         turns = interviewer_turns(screen)
         assert [t.raw for t in turns] == [bank["algo-07"].prompt.en] * 2
         assert [t.label for t in turns] == ["Question · 1/2 · algo-07"] * 2
-        assert notes(screen) == ["(repeat)"]
+        assert notes(screen) == ["[asked to hear it again]"]
         assert screen.query_one(SidePanel).follow_ups == 0
         # a repeated question is answered like the original
         await answer(pilot, CLIP_ANSWER)

@@ -78,7 +78,7 @@ async def test_a_chinese_session_shows_the_panel_editor_and_speakers_in_chinese(
         assert interviewer_turns(screen)[-1].label == "追问 · 1/2 · algo-07"
 
         await next_turn(pilot, ("f2",))
-        assert "（请求提示）" in notes(screen)
+        assert "[要了提示]" in notes(screen)
         assert interviewer_turns(screen)[-1].label.startswith("提示 · ")
 
         side.working = True  # as run_agent does while the interviewer thinks
@@ -137,7 +137,7 @@ async def test_an_english_session_keeps_its_english_words(make_app, bank):
         assert interviewer_turns(screen)[0].label == "Question · 1/2 · algo-07"
 
         await next_turn(pilot, ("f2",))
-        assert "(hint)" in notes(screen)
+        assert "[asked for a hint]" in notes(screen)
         assert interviewer_turns(screen)[-1].label.startswith("Hint · ")
         screen.query_one(SidePanel).working = True
         await pilot.pause()

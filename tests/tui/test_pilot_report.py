@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import json
 
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 from tui_helpers import (
     CLIP_ANSWER,
     SIZE,
     AgentEvents,
     answer,
     finish_to_report,
+    report_rows,
     screen_names,
+    screen_text,
     settle,
     start,
 )
@@ -35,12 +37,9 @@ async def test_finishing_every_question_shows_the_report_and_exports_it(make_app
         depth = hook.last("assessment").depth
         assert report.session_id == "tui-0001"
         assert app.services.index.get("tui-0001").status == "finished"
-        table = report.query_one("#questions", DataTable)
-        assert table.row_count == 1
-        row = table.get_row_at(0)
-        assert row[:3] == ["1", "algo-07", f"{depth}/4"]
+        assert report_rows(app) == [["1", "algo-07", f"{depth}/4"]]
         title = str(report.query_one("#report-title", Static).render())
-        assert "finished" in title and f"average depth {depth:.2f}" in title
+        assert title == f"Interview report tui-0001\nStatus: finished · Average depth: {depth:.2f} / 4"
         bars = str(report.query_one("#bars", Static).render())
         for topic in bank["algo-07"].topics:
             assert topic in bars
@@ -91,3 +90,63 @@ async def test_markdown_export_of_a_chinese_session_is_in_chinese(make_app, bank
     markdown = (home / "reports" / "tui-0001.md").read_text(encoding="utf-8")
     assert bank["infra-01"].prompt.zh in markdown, "the export shows the English prompt of a Chinese session"
     assert "深度" in markdown and "not yet" not in markdown and "Depth" not in markdown, "the reason line is English"
+
+
+async def test_the_report_screen_of_a_chinese_session_is_in_chinese(make_app, bank):
+    """The screen says what the exported Markdown says: its headings, and the bank's Chinese statements."""
+    app = make_app(["infra-01"], lang="zh")
+    async with app.run_test(size=(120, 60)) as pilot:
+        await start(pilot)
+        await finish_to_report(pilot)
+        await settle(pilot)
+        shown = screen_text(app)
+    first_gap = bank["infra-01"].key_points[0]
+    for chinese in ("面试报告 tui-0001", "状态：已完成", "题目", "深度", "依据", "各主题", "接下来该学的"):
+        assert chinese in shown, f"{chinese!r} is not on the report screen"
+    assert f"infra-01 / {first_gap.id}: {first_gap.statement_zh[:20]}" in shown
+    assert "阅读：" in shown
+    for english in (
+        "Report",
+        "Status",
+        "question",
+        "reason",
+        "Topics",
+        "Study next",
+        "read:",
+        first_gap.statement[:20],
+    ):
+        assert english not in shown, f"{english!r} is left in English"
+
+
+async def test_each_key_point_to_study_names_its_own_sections_as_progress_does(make_app, bank, notes_retriever):
+    """The question's references gave every key point the same two sections; `progress` looks each one up."""
+    from agent.learner.progress import next_points
+
+    app = make_app(["algo-08"])
+    async with app.run_test(size=(120, 60)) as pilot:
+        await start(pilot)
+        await finish_to_report(pilot)
+        await settle(pilot)
+        reads = {s.key_point: s.read for s in app.screen.report.study_next}
+        shown = screen_text(app)
+        history = app.services.profile.history()
+    assert list(reads) == ["reference-anchor", "kl-in-loss"]
+    assert reads["kl-in-loss"][0] == "notes/algo-08.md › How GRPO implements it"
+    assert "notes/algo-08.md › How GRPO implements it" not in reads["reference-anchor"]
+    assert "read: notes/algo-08.md › How GRPO implements it; " in shown
+    progress = {p.key_point: p.read for p in next_points(history, bank, notes_retriever)}
+    assert {kp: progress[kp] for kp in reads} == reads
+
+
+async def test_a_long_reason_wraps_within_a_narrow_screen(make_app):
+    """At 100 columns the reason ran off the right edge, cut with nothing to say so."""
+    app = make_app(["algo-07"])
+    async with app.run_test(size=(100, 60)) as pilot:
+        await start(pilot)
+        await answer(pilot, CLIP_ANSWER)
+        await finish_to_report(pilot)
+        await settle(pilot)
+        reason = app.screen.report.questions[0].reason
+        shown = screen_text(app)
+    assert len(reason) > 100
+    assert " ".join(reason.split()) in " ".join(shown.split())

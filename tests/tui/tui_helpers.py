@@ -70,6 +70,11 @@ def screen_text(app) -> str:
     return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
+def report_rows(app) -> list[list[str]]:
+    """The report's table as the screen shows it: number, question and depth of each row."""
+    return [words[:3] for words in map(str.split, screen_text(app).splitlines()) if words and words[0].isdigit()]
+
+
 async def start(pilot: Pilot) -> None:
     """From Home, Enter; return once the first question is on screen and the interviewer is idle."""
     await wait_loaded(pilot)

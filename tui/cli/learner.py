@@ -136,7 +136,7 @@ async def _report_text(settings: Settings, session_id: str | None, fmt: str) -> 
                 raise fail(f"no session {session_id} found; see: rl-interview sessions")
             raise fail("no sessions yet: start one with rl-interview")
         state = await services.interview(row.id).state()
-        built = build_report(state, services.bank)
+        built = build_report(state, services.bank, services.context.retriever)
         return (
             terminal_safe_json(built.model_dump_json(indent=2)) + "\n"
             if fmt == "json"

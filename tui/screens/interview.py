@@ -19,6 +19,7 @@ from agent.interview.sessions import SessionBusy
 from agent.labels import labels
 from agent.planning import PlanRequest
 from agent.state import CandidateAction
+from agent.text import gist
 from common.settings import Lang
 from tui.messages import (
     AnswerAssessed,
@@ -135,7 +136,7 @@ class InterviewScreen(AppScreen):
             self.session.save_time(elapsed)
 
     def _action_note(self, action: CandidateAction) -> str:
-        """What the transcript says for a reply that is not an answer: "(skip)"."""
+        """What the transcript says for a reply that is not an answer: "[skipped the question]"."""
         return self.say("action_note", action=self.say.name("actions", action.value))
 
     @work(exclusive=True, group="agent", exit_on_error=False)
@@ -158,7 +159,7 @@ class InterviewScreen(AppScreen):
             if turn.action is CandidateAction.answer:
                 transcript.add_candidate(turn.answer)
             else:
-                transcript.add_note(self._action_note(turn.action))
+                transcript.add_action(self._action_note(turn.action))
         if shown:
             transcript.add_note(self.say("resumed_here"))
         assessed = [t.assessment for t in shown if t.assessment is not None]
@@ -261,9 +262,12 @@ class InterviewScreen(AppScreen):
         event = message.event
         self._show_scores(event.depth, event.fallback_reason)
         if event.question in self.gaps:
+            # Last time's gap less what this answer has just shown: one short line a point
             question = self.app.services.bank[event.question]
-            missed = "; ".join(question.key_point(kp).statement_in(self.lang) for kp in self.gaps.pop(event.question))
-            self.query_one(Transcript).add_note(self.say("gap_note", points=missed))
+            still = [kp for kp in self.gaps.pop(event.question) if kp not in event.covered]
+            if still:
+                lines = [f"  • {gist(question.key_point(kp).statement_in(self.lang))}" for kp in still]
+                self.query_one(Transcript).add_note("\n".join([self.say("gap_note"), *lines]))
 
     @on(QuestionClosed)
     def _review_when_saved(self, message: QuestionClosed) -> None:
@@ -299,7 +303,7 @@ class InterviewScreen(AppScreen):
         if action is CandidateAction.answer:
             self.query_one(Transcript).add_candidate(text)
         else:
-            self.query_one(Transcript).add_note(self._action_note(action))
+            self.query_one(Transcript).add_action(self._action_note(action))
         self.run_agent(self.session.submit(action, text))
 
     @on(TextArea.Changed, "#answer")

@@ -3,6 +3,8 @@ Enter in the box searches the knowledge store; Enter opens a question or a hit, 
 
 from __future__ import annotations
 
+import re
+
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -15,11 +17,16 @@ from common.terminal import clean_for_display
 from knowledge.chunking import reference_label, section_title
 from tui.latex import latex_to_unicode
 from tui.screens.base import AppScreen
+from tui.widgets.fitted_table import FittedTable
+
+EMPHASIS = re.compile(r"(\*\*|__)(\S.*?)\1")
+"""Markdown's bold, as the notes write it: a table cell shows plain text, not the asterisks."""
 
 
-def one_line(text: str, limit: int) -> str:
-    flat = " ".join(latex_to_unicode(clean_for_display(text)).split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+def one_line(text: str, limit: int | None = None) -> str:
+    """`text` on one line, as plain text; cut to `limit` characters with an ellipsis, if given."""
+    flat = " ".join(EMPHASIS.sub(r"\2", latex_to_unicode(clean_for_display(text))).split())
+    return flat if limit is None or len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 class LibraryScreen(AppScreen):
@@ -49,16 +56,12 @@ class LibraryScreen(AppScreen):
         with Vertical(id="library"):
             yield Input(placeholder="type to filter the questions · Enter searches the notes", id="library-query")
             yield Static("", id="library-problems")
-            yield DataTable(id="library-questions", cursor_type="row", zebra_stripes=True)
+            yield FittedTable("id", "depth", "due", "", "section", "topics", "question", id="library-questions")
             yield Static("", id="library-search-note")
-            yield DataTable(id="library-hits", cursor_type="row", zebra_stripes=True)
+            yield FittedTable("question", "source › heading", "text", id="library-hits")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#library-questions", DataTable).add_columns(
-            "id", "depth", "due", "", "section", "topics", "question"
-        )
-        self.query_one("#library-hits", DataTable).add_columns("question", "source › heading", "text")
         self.query_one("#library-hits").display = False
         self.query_one("#library-search-note").display = False
         problems = self.app.services.bank.problems
@@ -85,25 +88,21 @@ class LibraryScreen(AppScreen):
         self._filter(self.query_one("#library-query", Input).value)
 
     def _filter(self, text: str) -> None:
-        table = self.query_one("#library-questions", DataTable)
-        row = table.cursor_row
-        table.clear()
         self.shown = [e for e in self.all if e.matches(text)]
         lang = self.app.lang
-        for e in self.shown:
-            q = e.question
-            table.add_row(
-                q.id,
+        rows = [
+            (
+                e.question.id,
                 "-" if e.depth is None else f"{e.depth}/4",
                 "-" if e.due is None else e.due.date().isoformat(),
-                "yours" if q.yours else "",
-                q.section.value,
-                ", ".join(q.topics),
-                one_line(q.prompt.get(lang), 90),
-                key=q.id,
+                "yours" if e.question.yours else "",
+                e.question.section.value,
+                ", ".join(e.question.topics),
+                one_line(e.question.prompt.get(lang)),
             )
-        if self.shown:
-            table.move_cursor(row=min(row, len(self.shown) - 1))
+            for e in self.shown
+        ]
+        self.query_one("#library-questions", FittedTable).show(rows, [e.question.id for e in self.shown])
 
     @on(Input.Changed, "#library-query")
     def _typed(self, event: Input.Changed) -> None:
@@ -127,13 +126,18 @@ class LibraryScreen(AppScreen):
             f"[b]{len(result.hits)} hit(s)[/b]"
             + (f"  [dim]({clean_for_display(result.note)})[/]" if result.note else "")
         )
-        table = self.query_one("#library-hits", DataTable)
-        table.clear()
+        table = self.query_one("#library-hits", FittedTable)
         table.display = True
-        for i, hit in enumerate(result.hits):
-            # the note's title comes first in its heading; its innermost section says more in a narrow column
-            label = reference_label(hit.source, section_title(hit.heading))
-            table.add_row(hit.question_id or "-", one_line(label, 48), one_line(hit.text, 80), key=str(i))
+        # the note's title comes first in its heading; its innermost section says more in a narrow column
+        rows = [
+            (
+                hit.question_id or "-",
+                one_line(reference_label(hit.source, section_title(hit.heading)), 48),
+                one_line(hit.text),
+            )
+            for hit in result.hits
+        ]
+        table.show(rows, [str(i) for i in range(len(rows))])
         if result.hits:
             table.focus()
 

@@ -2,24 +2,30 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Literal
 
+from rich import box
+from rich.table import Table
+from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import Footer, Header, Static
 
-from agent.interview.report import SessionReport, build_report, export_as
+from agent.interview.report import (
+    SessionReport,
+    build_report,
+    depth_bar,
+    export_as,
+    report_facts,
+    report_title,
+    study_reading,
+    study_statement,
+)
+from agent.labels import labels
 from tui.screens.base import AppScreen
-
-
-def topic_bars(report: SessionReport, width: int = 16) -> str:
-    lines = []
-    for topic, depth in report.topics.items():
-        filled = round(depth / 4 * width)
-        lines.append(f"{topic:<18} {'█' * filled}{'░' * (width - filled)} {depth:.1f}")
-    return "\n".join(lines) or "no questions answered"
 
 
 class ReportScreen(AppScreen):
@@ -38,8 +44,8 @@ class ReportScreen(AppScreen):
     def compose(self) -> ComposeResult:
         yield Header()
         with VerticalScroll(id="report"):
-            yield Static(f"[b]Report for session {self.session_id}[/b]", id="report-title")
-            yield DataTable(id="questions", cursor_type="row", zebra_stripes=True)
+            yield Static("", id="report-title")
+            yield Static("", id="questions")
             yield Static("", id="bars")
             yield Static("", id="study")
         yield Footer()
@@ -52,23 +58,30 @@ class ReportScreen(AppScreen):
         """Reads the session and fills the screen; a failure is told by the App, the screen stays."""
         services = self.app.services
         state = await services.interview(self.session_id).state()
-        self.report = build_report(state, services.bank)
-        table = self.query_one("#questions", DataTable)
-        table.add_columns("#", "question", "depth", "reason")
-        for i, q in enumerate(self.report.questions, 1):
-            table.add_row(str(i), q.question, f"{q.depth}/4", q.reason)
-        average = self.report.average_depth
-        self.query_one("#report-title", Static).update(
-            f"[b]Report for session {self.session_id}[/b]  ({self.report.status}; average depth {average:.2f})"
-            if average is not None
-            else f"[b]Report for session {self.session_id}[/b]  ({self.report.status})"
-        )
-        self.query_one("#bars", Static).update("[b]Topics[/b]\n" + topic_bars(self.report))
-        study = "\n".join(
-            f"• {s.question} / {s.key_point}: {s.statement}\n    read: {'; '.join(s.read) or 'the model answer'}"
-            for s in self.report.study_next
-        )
-        self.query_one("#study", Static).update("[b]Study next[/b]\n" + (study or "nothing: well done"))
+        # Off the UI thread: each key point to study is looked up in the notes or the store
+        report = await asyncio.to_thread(build_report, state, services.bank, services.context.retriever)
+        self.report = report
+        # The session's language, as the exported Markdown has it (the reasons already are)
+        say = labels(report.lang)
+        number, question, depth, reason = say.columns()
+        # A Rich table wraps the reason within the screen's width, however narrow
+        table = Table(box=box.SIMPLE_HEAD, expand=True, header_style="bold", pad_edge=False)
+        for heading in (number, question, depth):
+            table.add_column(heading, no_wrap=True)
+        table.add_column(reason, ratio=1)
+        for i, q in enumerate(report.questions, 1):
+            table.add_row(str(i), q.question, f"{q.depth}/4", Text(q.reason))
+        self.query_one("#questions", Static).update(table)
+        title = Text(report_title(report, say), style="bold")
+        self.query_one("#report-title", Static).update(title + "\n" + " · ".join(report_facts(report, say)))
+        bars = [f"{topic:<18} {depth_bar(depth)} {depth:.1f}" for topic, depth in report.topics.items()]
+        self.query_one("#bars", Static).update(_section(say("topics"), bars or [say("no_topics")]))
+        study = [
+            f"• {s.question} / {s.key_point}: {study_statement(s, services.bank, report.lang)}\n"
+            f"    {study_reading(s, say)}"
+            for s in report.study_next
+        ]
+        self.query_one("#study", Static).update(_section(say("study_next"), study or [say("nothing_to_study")]))
 
     def action_export(self, fmt: Literal["md", "json"]) -> None:
         if self.report is None:
@@ -79,3 +92,8 @@ class ReportScreen(AppScreen):
     def action_home(self) -> None:
         while len(self.app.screen_stack) > 2:  # [default screen, Home, ...]
             self.app.pop_screen()
+
+
+def _section(heading: str, lines: list[str]) -> Text:
+    """A bold heading over its lines, as plain text: statements may hold brackets Rich would read as markup."""
+    return Text(heading, style="bold") + "\n" + "\n".join(lines)

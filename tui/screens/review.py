@@ -14,9 +14,9 @@ from textual.widgets import Collapsible, Footer, Header, Markdown
 from agent.brains.parts import part_coverage
 from agent.brains.wording import shown_words
 from agent.labels import labels
-from agent.state import QuestionSummary
-from agent.text import clean_for_display
-from knowledge.chunking import reference_label
+from agent.state import QuestionSummary, Reference
+from agent.text import clean_for_display, markdown_literal
+from knowledge.chunking import reference_label, section_title
 from knowledge.models import Question, in_language
 from tui.latex import latex_to_unicode
 from tui.screens.base import AppScreen
@@ -51,13 +51,13 @@ def review_markdown(summary: QuestionSummary, question: Question, lang: str, off
         for evidence in summary.covered:
             point = question.key_point(evidence.key_point)
             lines += [
-                f"- **{point.statement_in(lang)}** ({say.level(point.level, evidence.hinted)})",
+                f"- **{markdown_literal(point.statement_in(lang))}** ({say.level(point.level, evidence.hinted)})",
                 f"  > {shown_words(question, evidence)}",
             ]
     if summary.missed:
         lines += ["", f"## {say('not_shown_heading')}", ""]
         lines += [
-            f"- {question.key_point(kp).statement_in(lang)} ({say.level(question.key_point(kp).level)})"
+            f"- {markdown_literal(question.key_point(kp).statement_in(lang))} ({say.level(question.key_point(kp).level)})"
             for kp in summary.missed
         ]
     if summary.misconceptions:
@@ -72,9 +72,31 @@ def review_markdown(summary: QuestionSummary, question: Question, lang: str, off
     return "\n".join(lines)
 
 
+def _by_section(references: Sequence[Reference]) -> dict[tuple[str, str], list[str]]:
+    """The references' texts by (source, heading): a section cut into two chunks is one reference,
+    not the same title twice."""
+    sections: dict[tuple[str, str], list[str]] = {}
+    for ref in references:
+        sections.setdefault((ref.source, ref.heading), []).append(ref.text)
+    return sections
+
+
+class ReferenceView(Collapsible):
+    """A reference, closed until opened: Enter on its title (Textual's own key) or Space."""
+
+    BINDINGS = [Binding("space", "open_or_close", "Open / close")]
+
+    def action_open_or_close(self) -> None:
+        self.collapsed = not self.collapsed
+
+
 class ReviewScreen(AppScreen):
-    BINDINGS = [Binding("escape,enter", "close", "Continue", tooltip="Close the review and go on", priority=True)]
-    PALETTE = BINDINGS
+    # Enter is not a priority: on a reference's title it opens the reference; anywhere else it continues
+    BINDINGS = [
+        Binding("escape", "close", "Continue", tooltip="Close the review and go on", priority=True),
+        Binding("enter", "close", "Continue", tooltip="Close the review and go on"),
+    ]
+    PALETTE = BINDINGS[:1]
 
     def __init__(self, session: Interview, question_id: str) -> None:
         super().__init__()
@@ -100,11 +122,12 @@ class ReviewScreen(AppScreen):
         await body.mount(Markdown(review_markdown(summary, question, lang, offline)))
         if summary.references:
             await body.mount(Markdown(f"## {labels(lang)('references')}"))
-            for ref in summary.references:
+            for (source, heading), texts in _by_section(summary.references).items():
                 await body.mount(
-                    Collapsible(
-                        Markdown(latex_to_unicode(clean_for_display(ref.text))),
-                        title=reference_label(ref.source, ref.heading),
+                    ReferenceView(
+                        Markdown(latex_to_unicode(clean_for_display("\n\n".join(texts)))),
+                        # the note's title heads every one of its sections: the innermost says which
+                        title=reference_label(source, section_title(heading)),
                         collapsed=True,
                     )
                 )

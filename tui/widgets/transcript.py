@@ -57,3 +57,8 @@ class Transcript(VerticalScroll):
     def add_note(self, text: str) -> None:
         self.mount(Static(Text(text), classes="note"))
         self.scroll_end(animate=False)
+
+    def add_action(self, text: str) -> None:
+        """A reply that is not an answer ("[asked for a hint]"): noted in italics, apart from what you typed."""
+        self.mount(Static(Text(text, style="italic"), classes="note action"))
+        self.scroll_end(animate=False)
