@@ -15,6 +15,7 @@ from tui_helpers import (
     notes,
     screen_names,
     settle,
+    skip_to_review,
     wait_loaded,
     wait_until,
 )
@@ -173,3 +174,37 @@ async def test_a_drills_report_is_titled_a_drill_report(make_app, settings, bank
         title = str(app.screen.query_one("#report-title", Static).render())
     assert title.startswith("Drill report tui-0001\n")
     assert (home / "reports" / "tui-0001.md").read_text(encoding="utf-8").startswith("# Drill report tui-0001")
+
+
+async def test_the_drill_review_lists_what_was_shown_before_apart_from_what_is_missing(
+    make_app, settings, bank, monkeypatch
+):
+    """Key points shown before add up in a drill (the profile and the drill's note count them), but the
+    review listed them under "Not shown yet" (a user trial)."""
+    shown_before = "clip-the-ratio"
+    Profile(profile_path(settings)).record(
+        [
+            Attempt(
+                session_id="earlier",
+                question="algo-07",
+                position=0,
+                at=ANSWERED,
+                opener=None,
+                depth=1,
+                shown={shown_before: "PPO clips the ratio."},
+                misconceptions={},
+                skipped=False,
+            )
+        ],
+        bank,
+    )
+    monkeypatch.setenv("RL_INTERVIEW_NOW", (ANSWERED + timedelta(days=3)).isoformat())
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await drill_algo_07(pilot, app)
+        review = await skip_to_review(pilot)
+    missing, _, before = review.partition("## Shown before")
+    statement = bank["algo-07"].key_point(shown_before).statement
+    assert statement[:40] in before and statement[:40] not in missing
+    assert "## Not shown yet" in missing
+    assert bank["algo-07"].key_point("why-min-pessimistic").statement[:40] in missing

@@ -74,6 +74,8 @@ class InterviewScreen(AppScreen):
         self.gaps = dict(gaps or {})
         """A drill's questions that open on last time's gap: the key points not shown then, told
         after the first answer (as the plain drill does)."""
+        self.drill_gaps = dict(self.gaps)
+        """The same, kept for the review: the rest of a question's key points were shown before."""
         self.start = start
         self.lang = start[1] if start is not None else _session_lang(session)
         """The session's language: this screen's own words are in it, as the review and report are."""
@@ -284,7 +286,9 @@ class InterviewScreen(AppScreen):
         from tui.screens.review import ReviewScreen
 
         question, self.review_due = self.review_due, None
-        self.app.push_screen(ReviewScreen(self.session, question))
+        gap = self.drill_gaps.get(question)
+        shown_before = [kp.id for kp in self.app.services.bank[question].key_points if kp.id not in gap] if gap else []
+        self.app.push_screen(ReviewScreen(self.session, question, shown_before))
 
     def _report(self) -> None:
         from tui.screens.report import ReportScreen

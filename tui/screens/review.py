@@ -25,8 +25,16 @@ if TYPE_CHECKING:  # the runner brings LangGraph, which loads off the UI thread 
     from agent.interview.runner import Interview
 
 
-def review_markdown(summary: QuestionSummary, question: Question, lang: str, offline: Sequence[str] = ()) -> str:
-    """`offline`: why the model failed, for each answer to this question that was scored offline instead."""
+def review_markdown(
+    summary: QuestionSummary,
+    question: Question,
+    lang: str,
+    offline: Sequence[str] = (),
+    shown_before: Sequence[str] = (),
+) -> str:
+    """`offline`: why the model failed, for each answer to this question that was scored offline instead.
+    `shown_before`: in a drill, the key points shown in earlier drills (they add up), listed apart
+    from what is still not shown."""
     say = labels(lang)
     depth = summary.depth
     lines = [
@@ -54,12 +62,17 @@ def review_markdown(summary: QuestionSummary, question: Question, lang: str, off
                 f"- **{markdown_literal(point.statement_in(lang))}** ({say.level(point.level, evidence.hinted)})",
                 f"  > {shown_words(question, evidence)}",
             ]
-    if summary.missed:
-        lines += ["", f"## {say('not_shown_heading')}", ""]
-        lines += [
-            f"- {markdown_literal(question.key_point(kp).statement_in(lang))} ({say.level(question.key_point(kp).level)})"
-            for kp in summary.missed
-        ]
+    before = [kp for kp in summary.missed if kp in shown_before]
+    for heading, points in (
+        ("not_shown_heading", [kp for kp in summary.missed if kp not in before]),
+        ("shown_before_heading", before),
+    ):
+        if points:
+            lines += ["", f"## {say(heading)}", ""]
+            lines += [
+                f"- {markdown_literal(question.key_point(kp).statement_in(lang))} ({say.level(question.key_point(kp).level)})"
+                for kp in points
+            ]
     if summary.misconceptions:
         lines += ["", f"## {say('misconceptions')}", ""]
         for hit in summary.misconceptions:
@@ -98,10 +111,11 @@ class ReviewScreen(AppScreen):
     ]
     PALETTE = BINDINGS[:1]
 
-    def __init__(self, session: Interview, question_id: str) -> None:
+    def __init__(self, session: Interview, question_id: str, shown_before: Sequence[str] = ()) -> None:
         super().__init__()
         self.session = session
         self.question_id = question_id
+        self.shown_before = tuple(shown_before)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -119,7 +133,7 @@ class ReviewScreen(AppScreen):
             if t.question == self.question_id and t.assessment and t.assessment.fallback_reason
         ]
         lang = state.get("lang", "en")
-        await body.mount(Markdown(review_markdown(summary, question, lang, offline)))
+        await body.mount(Markdown(review_markdown(summary, question, lang, offline, self.shown_before)))
         if summary.references:
             await body.mount(Markdown(f"## {labels(lang)('references')}"))
             for (source, heading), texts in _by_section(summary.references).items():
