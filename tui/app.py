@@ -22,6 +22,7 @@ from textual.worker import Worker, WorkerState
 
 from agent.planning import PlanRequest
 from common.settings import Lang, Settings
+from tui.cjk_wrap import break_between_cjk_characters
 from tui.screens.base import AppScreen
 from tui.worker_failures import failure_notice
 
@@ -255,4 +256,5 @@ def run_tui(
     drill: DrillOptions | None = None,
     start_now: bool = False,
 ) -> None:
+    break_between_cjk_characters()  # for this process, which is the TUI's: not in tests that build apps
     InterviewApp(settings, request=request, lang=lang, resume=resume, drill=drill, start_now=start_now).run()
