@@ -448,6 +448,8 @@ def test_saying_two_things_differ_denies_that_they_are_the_same(scorer):
             "The PPO clipping ratio fully corrects for any off-policyness, so rollouts can run 50 versions behind.",
             "is-fixes-any-staleness",
         ),
+        # A blind answer: credited as the point that says the reference KL is not the trust region.
+        ("algo-08", "GRPO 的 KL 是对 old policy 算的，作用是替代clip来做trust region。", "kl-is-the-trust-region"),
     ],
 )
 def test_a_user_trials_confident_wrong_claims_are_challenged(scorer, qid, answer, wrong):
