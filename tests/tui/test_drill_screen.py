@@ -29,35 +29,26 @@ SIZE = (120, 40)
 ANSWERED = datetime(2026, 12, 1, tzinfo=UTC)
 
 
+def earlier(question: str, position: int, depth: int, shown: dict[str, str]) -> Attempt:
+    """An interview answer three days before the drill."""
+    return Attempt(
+        session_id="earlier",
+        question=question,
+        position=position,
+        at=ANSWERED,
+        opener=None,
+        depth=depth,
+        shown=shown,
+        misconceptions={},
+        skipped=False,
+    )
+
+
 def seed_profile(settings, bank) -> None:
     """algo-07 answered with nothing three days before the drill; infra-01 answered perfectly."""
     everything = [kp.id for kp in bank["infra-01"].key_points]
     Profile(profile_path(settings)).record(
-        [
-            Attempt(
-                session_id="earlier",
-                question="algo-07",
-                position=0,
-                at=ANSWERED,
-                opener=None,
-                depth=0,
-                shown={},
-                misconceptions={},
-                skipped=False,
-            ),
-            Attempt(
-                session_id="earlier",
-                question="infra-01",
-                position=1,
-                at=ANSWERED,
-                opener=None,
-                depth=4,
-                shown={kp: "said it" for kp in everything},
-                misconceptions={},
-                skipped=False,
-            ),
-        ],
-        bank,
+        [earlier("algo-07", 0, 0, {}), earlier("infra-01", 1, 4, {kp: "said it" for kp in everything})], bank
     )
 
 
@@ -182,22 +173,7 @@ async def test_the_drill_review_lists_what_was_shown_before_apart_from_what_is_m
     """Key points shown before add up in a drill (the profile and the drill's note count them), but the
     review listed them under "Not shown yet" (a user trial)."""
     shown_before = "clip-the-ratio"
-    Profile(profile_path(settings)).record(
-        [
-            Attempt(
-                session_id="earlier",
-                question="algo-07",
-                position=0,
-                at=ANSWERED,
-                opener=None,
-                depth=1,
-                shown={shown_before: "PPO clips the ratio."},
-                misconceptions={},
-                skipped=False,
-            )
-        ],
-        bank,
-    )
+    Profile(profile_path(settings)).record([earlier("algo-07", 0, 1, {shown_before: "PPO clips the ratio."})], bank)
     monkeypatch.setenv("RL_INTERVIEW_NOW", (ANSWERED + timedelta(days=3)).isoformat())
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
