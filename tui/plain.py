@@ -28,7 +28,7 @@ from agent.interview.report import report_files
 from agent.interview.runner import Interview
 from agent.labels import Labels, labels
 from agent.state import CandidateAction
-from agent.text import clean_for_display, gist, shorten
+from agent.text import clean_for_display, shorten
 from common.terminal import terminal_safe_json
 from knowledge.bank import Bank
 from knowledge.models import Question
@@ -174,13 +174,11 @@ class DrillRenderer(Renderer):
     def show(self, event: Event) -> None:
         super().show(event)
         if isinstance(event, Assessed) and event.question in self.gaps:
-            # Last time's gap less what this answer has just shown, as the TUI's note tells it.
-            still = [kp for kp in self.gaps.pop(event.question) if kp not in event.covered]
-            super().show(PreviousGap(event.question, tuple(still)))
+            super().show(PreviousGap(event.question, tuple(self.gaps.pop(event.question))))
 
     def _text(self, event: Event) -> str:
         if not isinstance(event, PreviousGap):
             return super()._text(event)
         question = self.bank[event.question]
-        lines = [f"  - {gist(question.key_point(kp).statement_in(self.lang))}" for kp in event.key_points]
-        return f"  {self.say('gap_note')}\n" + "\n".join(lines) + "\n"
+        lines = [f"  - {kp}: {question.key_point(kp).statement_in(self.lang)}" for kp in event.key_points]
+        return f"  {self.say('previous_gap')}\n" + "\n".join(lines) + "\n"
