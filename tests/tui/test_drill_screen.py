@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from learner_records import attempt
 from textual.widgets import DataTable, Static
 from tui_helpers import (
     CLIP_ANSWER,
@@ -20,7 +21,7 @@ from tui_helpers import (
     wait_until,
 )
 
-from agent.learner.profile import Attempt, Profile, profile_path
+from agent.learner.profile import Profile, profile_path
 from tui.screens.drill import DrillScreen
 from tui.screens.interview import InterviewScreen
 from tui.widgets.mastery_chart import MasteryChart
@@ -29,26 +30,15 @@ SIZE = (120, 40)
 ANSWERED = datetime(2026, 12, 1, tzinfo=UTC)
 
 
-def earlier(question: str, position: int, depth: int, shown: dict[str, str]) -> Attempt:
-    """An interview answer three days before the drill."""
-    return Attempt(
-        session_id="earlier",
-        question=question,
-        position=position,
-        at=ANSWERED,
-        opener=None,
-        depth=depth,
-        shown=shown,
-        misconceptions={},
-        skipped=False,
-    )
-
-
 def seed_profile(settings, bank) -> None:
     """algo-07 answered with nothing three days before the drill; infra-01 answered perfectly."""
     everything = [kp.id for kp in bank["infra-01"].key_points]
     Profile(profile_path(settings)).record(
-        [earlier("algo-07", 0, 0, {}), earlier("infra-01", 1, 4, {kp: "said it" for kp in everything})], bank
+        [
+            attempt("algo-07", ANSWERED, 0, session="earlier"),
+            attempt("infra-01", ANSWERED, 4, everything, session="earlier", position=1),
+        ],
+        bank,
     )
 
 
@@ -173,7 +163,7 @@ async def test_the_drill_review_lists_what_was_shown_before_apart_from_what_is_m
     """Key points shown before add up in a drill (the profile and the drill's note count them), but the
     review listed them under "Not shown yet" (a user trial)."""
     shown_before = "clip-the-ratio"
-    Profile(profile_path(settings)).record([earlier("algo-07", 0, 1, {shown_before: "PPO clips the ratio."})], bank)
+    Profile(profile_path(settings)).record([attempt("algo-07", ANSWERED, 1, [shown_before], session="earlier")], bank)
     monkeypatch.setenv("RL_INTERVIEW_NOW", (ANSWERED + timedelta(days=3)).isoformat())
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from learner_records import attempt
 from textual.widgets import DataTable, Input, Markdown, Static, TabbedContent
 from tui_helpers import interviewer_turns, screen_text, settle, wait_loaded, wait_until
 from user_questions import break_field, write_user_question
 
-from agent.learner.profile import Attempt, Profile, profile_path
+from agent.learner.profile import Profile, profile_path
 from knowledge.store import KnowledgeStore
 from tui.latex import latex_to_unicode
 from tui.screens.home import HomeScreen
@@ -110,19 +111,7 @@ async def test_without_a_store_the_search_reads_the_notes_and_says_so(make_app):
 async def test_depth_and_due_date_of_an_answered_question(make_app, settings, bank):
     answered = datetime(2026, 12, 1, tzinfo=UTC)
     Profile(profile_path(settings)).record(
-        [
-            Attempt(
-                session_id="earlier",
-                question="algo-07",
-                position=0,
-                at=answered,
-                opener=None,
-                depth=2,
-                shown={bank["algo-07"].key_points[0].id: "It clips the ratio."},
-                misconceptions={},
-                skipped=False,
-            )
-        ],
+        [attempt("algo-07", answered, 2, [bank["algo-07"].key_points[0].id], session="earlier")],
         bank,
     )
     due = Profile(profile_path(settings)).history().cards["algo-07"].due
@@ -139,19 +128,7 @@ async def test_drill_this_now_from_the_list_opens_on_the_missed_key_point(make_a
     question = bank["algo-07"]
     lowest = sorted(question.key_points, key=lambda kp: kp.level)
     Profile(profile_path(settings)).record(
-        [
-            Attempt(
-                session_id="earlier",
-                question="algo-07",
-                position=0,
-                at=datetime(2026, 12, 1, tzinfo=UTC),
-                opener=None,
-                depth=1,
-                shown={lowest[0].id: "It clips the ratio."},
-                misconceptions={},
-                skipped=False,
-            )
-        ],
+        [attempt("algo-07", datetime(2026, 12, 1, tzinfo=UTC), 1, [lowest[0].id], session="earlier")],
         bank,
     )
     app = make_app()

@@ -9,28 +9,15 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from agent_helpers import GraphDriver, explain
+from learner_records import attempt
 
 from agent.interview.events import Assessed, QuestionDone
 from agent.learner.drill import MASTERED, DrillOptions, drill_queue, plan_drill
-from agent.learner.profile import Attempt, Profile
+from agent.learner.profile import Profile
 from agent.planning import PlanError, PlanRequest, make_plan
 from tui.plain import DrillRenderer
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
-
-
-def attempt(question: str, at: datetime, depth: int, shown=(), session="s1") -> Attempt:
-    return Attempt(
-        session_id=session,
-        question=question,
-        position=0,
-        at=at,
-        opener=None,
-        depth=depth,
-        shown={kp: f"I said {kp}." for kp in shown},
-        misconceptions={},
-        skipped=False,
-    )
 
 
 @pytest.fixture

@@ -8,9 +8,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from agent_helpers import answer_for_levels, explain
 from fsrs import Rating
+from learner_records import attempt
 
 from agent.learner.profile import (
-    Attempt,
     Profile,
     ProfileError,
     mastery,
@@ -23,22 +23,6 @@ from agent.planning import PlanRequest
 from agent.state import CandidateAction
 
 T0 = datetime(2026, 12, 1, tzinfo=UTC)
-
-
-def attempt(
-    question: str, at: datetime, depth: int, shown=(), *, session="s1", opener=None, wrong=(), position=0
-) -> Attempt:
-    return Attempt(
-        session_id=session,
-        question=question,
-        position=position,
-        at=at,
-        opener=opener,
-        depth=depth,
-        shown={kp: f"I said {kp}." for kp in shown},
-        misconceptions={m: f"I claimed {m}." for m in wrong},
-        skipped=False,
-    )
 
 
 @pytest.fixture
