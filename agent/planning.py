@@ -35,8 +35,17 @@ class PlanRequest(BaseModel):
     """Ask every question in its seed wording (its `prompt`), never another wording."""
     drill: bool = False
     """A drill (the learner's queue, or "drill this now"), not an interview: its report says so."""
+    gaps: dict[str, list[str]] = Field(default_factory=dict)
+    """A drill's questions that open on last time's gap: question id -> the key points not shown
+    then. The question's other key points were shown in earlier drills (they add up), so its review
+    lists them apart and its report does not send the candidate to study them again."""
     wordings: dict[str, int] = Field(default_factory=dict)
     """Question id -> the wording the session asks (Question.wording); chosen when it starts."""
+
+    def shown_before(self, question: Question) -> list[str]:
+        """The key points of `question` a drill counts as shown in earlier drills (none outside a drill)."""
+        gap = self.gaps.get(question.id)
+        return [kp.id for kp in question.key_points if kp.id not in gap] if gap else []
 
     @property
     def draws(self) -> bool:

@@ -185,7 +185,6 @@ class InterviewApp(App[None]):
         request: PlanRequest | None = None,
         lang: Lang | None = None,
         max_follow_ups: int | None = None,
-        gaps: dict[str, list[str]] | None = None,
     ) -> None:
         from tui.screens.interview import InterviewScreen
 
@@ -194,9 +193,7 @@ class InterviewApp(App[None]):
             recent = self.services.index.recent_questions() if asked.draws else []
             plan = asked.model_copy(update={"recent": recent})
             session = self.services.interview(self.session_ids() if self.session_ids else None)
-            self.push_screen(
-                InterviewScreen(session, start=(plan, lang or self.lang), max_follow_ups=max_follow_ups, gaps=gaps)
-            )
+            self.push_screen(InterviewScreen(session, start=(plan, lang or self.lang), max_follow_ups=max_follow_ups))
 
         self.when_ready(start)
 

@@ -61,10 +61,13 @@ def build_report(state: InterviewState, bank: Bank, retriever: Retriever) -> Ses
     """`retriever`: where each key point to study finds its sections to read."""
     summaries = state.get("summaries") or []
     topics = session_topics(((s.question, s.depth) for s in summaries), bank)
+    request = state.get("request")
     study: list[StudyItem] = []
     for summary in sorted(summaries, key=lambda s: s.depth):
         question = bank[summary.question]
-        for kp_id in summary.missed[:2]:
+        # a drill's points shown in earlier drills are not to study again (the review lists them apart)
+        before = set(request.shown_before(question)) if request else set()
+        for kp_id in [kp for kp in summary.missed if kp not in before][:2]:
             kp = question.key_point(kp_id)
             study.append(
                 StudyItem(
@@ -95,7 +98,7 @@ def build_report(state: InterviewState, bank: Bank, retriever: Retriever) -> Ses
         session_id=state["session_id"],
         status=state.get("status", "active"),
         lang=state.get("lang", "en"),
-        drill=bool(state.get("request") and state["request"].drill),
+        drill=bool(request and request.drill),
         questions=summaries,
         topics=topics,
         study_next=study[:6],

@@ -67,10 +67,6 @@ class Drill:
     request: PlanRequest
     max_follow_ups: int = DRILL_FOLLOW_UPS
 
-    def gaps(self) -> dict[str, list[str]]:
-        """Last time's gap of each question that opens on it."""
-        return {item.question: item.gap for item in self.items if item.opener}
-
 
 def drill_queue(history: History, bank: Bank, now: datetime, topic: str | None = None) -> list[DrillItem]:
     questions = [q for q in bank.questions() if topic is None or topic in q.topics]
@@ -137,6 +133,7 @@ def drill_of(items: list[DrillItem]) -> Drill:
         questions=len(items),
         ids=[i.question for i in items],
         openers={i.question: i.opener for i in items if i.opener},
+        gaps={i.question: i.gap for i in items if i.opener},
         drill=True,
     )
     return Drill(items, request)

@@ -119,7 +119,7 @@ async def _plain_session(
             from tui.plain import DrillRenderer
 
             planned = plan_drill(services.profile.history(), services.bank, system_clock(), drill)
-            renderer = DrillRenderer(sys.stdout, jsonl, services.bank, planned.gaps(), lang)
+            renderer = DrillRenderer(sys.stdout, jsonl, services.bank, planned.request.gaps, lang)
             session = services.interview()
             first = session.start(planned.request, lang, planned.max_follow_ups)
         else:

@@ -81,7 +81,7 @@ class DrillScreen(AppScreen):
             return
         row = self.query_one(DataTable).cursor_row
         drill = drill_of(self.queue[row : row + self.options.count])
-        self.app.start_interview(drill.request, self.app.lang, max_follow_ups=drill.max_follow_ups, gaps=drill.gaps())
+        self.app.start_interview(drill.request, self.app.lang, max_follow_ups=drill.max_follow_ups)
 
     def action_back(self) -> None:
         self.app.pop_screen()

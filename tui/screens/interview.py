@@ -61,7 +61,6 @@ class InterviewScreen(AppScreen):
         session: Interview,
         start: tuple[PlanRequest, Lang] | None,
         max_follow_ups: int | None = None,
-        gaps: dict[str, list[str]] | None = None,
         take_over: bool = False,
         unsent: str = "",
     ) -> None:
@@ -71,11 +70,9 @@ class InterviewScreen(AppScreen):
         """Resume even though another process drives the session (the candidate said so)."""
         self.unsent = unsent
         """An answer a window that lost the session could not send: back in the editor here."""
-        self.gaps = dict(gaps or {})
+        self.gaps = dict(start[0].gaps) if start is not None else {}
         """A drill's questions that open on last time's gap: the key points not shown then, told
         after the first answer (as the plain drill does)."""
-        self.drill_gaps = dict(self.gaps)
-        """The same, kept for the review: the rest of a question's key points were shown before."""
         self.start = start
         self.lang = start[1] if start is not None else _session_lang(session)
         """The session's language: this screen's own words are in it, as the review and report are."""
@@ -286,9 +283,7 @@ class InterviewScreen(AppScreen):
         from tui.screens.review import ReviewScreen
 
         question, self.review_due = self.review_due, None
-        gap = self.drill_gaps.get(question)
-        shown_before = [kp.id for kp in self.app.services.bank[question].key_points if kp.id not in gap] if gap else []
-        self.app.push_screen(ReviewScreen(self.session, question, shown_before))
+        self.app.push_screen(ReviewScreen(self.session, question))
 
     def _report(self) -> None:
         from tui.screens.report import ReportScreen

@@ -111,11 +111,10 @@ class ReviewScreen(AppScreen):
     ]
     PALETTE = BINDINGS[:1]
 
-    def __init__(self, session: Interview, question_id: str, shown_before: Sequence[str] = ()) -> None:
+    def __init__(self, session: Interview, question_id: str) -> None:
         super().__init__()
         self.session = session
         self.question_id = question_id
-        self.shown_before = tuple(shown_before)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -133,7 +132,9 @@ class ReviewScreen(AppScreen):
             if t.question == self.question_id and t.assessment and t.assessment.fallback_reason
         ]
         lang = state.get("lang", "en")
-        await body.mount(Markdown(review_markdown(summary, question, lang, offline, self.shown_before)))
+        request = state.get("request")
+        shown_before = request.shown_before(question) if request else []
+        await body.mount(Markdown(review_markdown(summary, question, lang, offline, shown_before)))
         if summary.references:
             await body.mount(Markdown(f"## {labels(lang)('references')}"))
             for (source, heading), texts in _by_section(summary.references).items():
