@@ -203,6 +203,11 @@ class Turn(_Model):
     decision: Decision | None = None
 
 
+HINTED_AT_BEST = 2
+"""The highest depth progress counts for a question on which something was shown only after a hint
+(rated Hard): the hint did part of the work."""
+
+
 class QuestionSummary(_Model):
     question: str
     depth: int
@@ -213,6 +218,11 @@ class QuestionSummary(_Model):
     model_answer: str
     references: list[Reference]
     skipped: bool = False
+
+    @property
+    def hint_capped(self) -> bool:
+        """Does progress count this question lower than its depth, because of a hint?"""
+        return self.depth > HINTED_AT_BEST and any(e.hinted for e in self.covered)
 
 
 class Pending(_Model):

@@ -14,7 +14,7 @@ from agent.brains.parts import part_coverage
 from agent.brains.wording import excerpt, shown_words
 from agent.interview.retrieval import Retriever, sections_to_read
 from agent.labels import Labels, labels
-from agent.state import InterviewState, QuestionSummary, Reference
+from agent.state import HINTED_AT_BEST, InterviewState, QuestionSummary, Reference
 from common.terminal import clean_for_display
 from knowledge.bank import Bank
 from knowledge.chunking import reference_label
@@ -199,6 +199,8 @@ def to_markdown(report: SessionReport, bank: Bank, lang: str | None = None) -> s
             say("depth_line", depth=q.depth, reason=q.reason),
             "",
         ]
+        if q.hint_capped:
+            lines += [say("hint_capped", depth=HINTED_AT_BEST), ""]
         coverage = part_coverage(question, q.covered)
         if len(coverage) > 1:
             lines.append(say.listing("parts"))

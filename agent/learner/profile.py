@@ -40,7 +40,7 @@ from typing import Any
 from fsrs import Card, Rating, Scheduler
 
 from agent.judge.scoring import depth_of
-from agent.state import Evidence
+from agent.state import HINTED_AT_BEST, Evidence
 from common.errors import InputError
 from common.file_lock import file_lock
 from knowledge.bank import Bank
@@ -51,8 +51,6 @@ NOW_VARIABLE = "RL_INTERVIEW_NOW"
 HALF_LIFE_DAYS = 14.0
 MISCONCEPTION_PENALTY = 0.15
 RATINGS = {0: Rating.Again, 1: Rating.Again, 2: Rating.Hard, 3: Rating.Good, 4: Rating.Easy}
-HINTED_AT_BEST = 2
-"""The highest rated depth of a question on which something was shown only after a hint (Hard)."""
 SCHEDULER = Scheduler(learning_steps=(), relearning_steps=(), enable_fuzzing=False)
 
 SCHEMA = """

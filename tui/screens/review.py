@@ -14,7 +14,7 @@ from textual.widgets import Collapsible, Footer, Header, Markdown
 from agent.brains.parts import part_coverage
 from agent.brains.wording import shown_words
 from agent.labels import labels
-from agent.state import QuestionSummary, Reference
+from agent.state import HINTED_AT_BEST, QuestionSummary, Reference
 from agent.text import clean_for_display, markdown_literal
 from knowledge.chunking import reference_label, section_title
 from knowledge.models import Question, in_language
@@ -45,6 +45,8 @@ def review_markdown(
         f"*{summary.reason}*",
         "",
     ]
+    if summary.hint_capped:
+        lines += [say("hint_capped", depth=HINTED_AT_BEST), ""]
     if offline:
         lines += [say("scored_offline", count=len(offline), reasons="; ".join(dict.fromkeys(offline))), ""]
     coverage = part_coverage(question, summary.covered)

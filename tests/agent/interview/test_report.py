@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
-from agent.interview.report import build_report
+from datetime import UTC, datetime
+
+import pytest
+
+from agent.interview.report import build_report, to_markdown
+from agent.labels import labels
 from agent.learner.drill import DrillItem, drill_of
+from agent.learner.profile import Profile
+from agent.learner.recording import attempts_in
 from agent.planning import PlanRequest
-from agent.state import QuestionSummary
+from agent.state import Evidence, QuestionSummary
+from tui.screens.review import review_markdown
 
 
 def summary(question: str, missed: list[str]) -> QuestionSummary:
@@ -36,3 +44,32 @@ def test_a_drill_does_not_send_the_candidate_to_study_points_shown_in_earlier_dr
     assert study(drill, everything, bank, notes_retriever) == gap[:2]
     # the same summary in an interview: its lowest missed points come first, the earlier one among them
     assert study(PlanRequest(ids=["algo-07"]), everything, bank, notes_retriever) == everything[:2]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_report_and_review_say_when_a_hint_keeps_progress_below_the_depth(bank, notes_retriever, tmp_path, lang):
+    """The review said depth 4/4 while the Drill list, the library and `progress` said 2/4, with
+    nothing to explain it (a user trial): what a hint led to is counted Hard at best."""
+    points = bank["algo-03"].key_points
+    hinted = [Evidence(key_point=kp.id, level=kp.level, quote="q", hinted=kp.level == 4) for kp in points]
+    unhinted = [e.model_copy(update={"hinted": False}) for e in hinted]
+    texts = {}
+    for name, covered in (("hinted", hinted), ("unhinted", unhinted)):
+        question_summary = summary("algo-03", []).model_copy(update={"depth": 4, "covered": covered})
+        state = {"session_id": name, "status": "finished", "lang": lang, "summaries": [question_summary]}
+        profile = Profile(tmp_path / f"{name}.sqlite")
+        profile.record(attempts_in(state | {"plan": ["algo-03"]}, lambda _: datetime(2026, 12, 1, tzinfo=UTC)), bank)
+        rated = profile.history().attempts[0].rated_depth
+        texts[name] = (
+            rated,
+            to_markdown(build_report(state, bank, notes_retriever), bank),
+            review_markdown(question_summary, bank["algo-03"], lang),
+        )
+    rated, report, review = texts["hinted"]
+    assert rated < 4
+    said = labels(lang)("hint_capped", depth=rated)
+    assert said in report and said in review
+    rated, report, review = texts["unhinted"]
+    assert rated == 4
+    capped = labels(lang)("hint_capped", depth=0).split("0")[0]
+    assert capped not in report and capped not in review
