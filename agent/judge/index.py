@@ -78,7 +78,34 @@ def same_polarity(sentence: str, exemplar: str) -> bool:
     On the dev sentences this halves the denials taken for the misconception they deny. A word
     negated by its prefix counts too: "keeps the gradient unbiased" against "biases the gradient"."""
     flips = len(NEGATION.findall(sentence)) + len(NEGATION.findall(exemplar)) + antonyms(sentence, exemplar)
-    return (flips + sameness_reversed(sentence, exemplar) + comparison_reversed(sentence, exemplar)) % 2 == 0
+    flips += sameness_reversed(sentence, exemplar) + comparison_reversed(sentence, exemplar)
+    return (flips + opposites_reversed(sentence, exemplar)) % 2 == 0
+
+
+OPPOSITES = (
+    (
+        re.compile(r"single[- ](?:gpu|node|card|device)|one gpu|单卡|单机|单张|单 ?gpu|个人", re.IGNORECASE),
+        re.compile(
+            r"multi[- ]?(?:node|gpu|machine)|clusters?|large[- ]scale|多机|多节点|多卡|集群|大规模", re.IGNORECASE
+        ),
+    ),
+    (
+        re.compile(r"(?<![a-z])synchronous|(?<!异)同步", re.IGNORECASE),
+        re.compile(r"asynchronous|异步", re.IGNORECASE),
+    ),
+)
+"""Words that say the opposite of each other about the same thing: the scale a tool is for, and
+whether generation waits for training. "Unsloth 是单卡 LoRA 省显存" is not *Unsloth suits multi-node
+RL*, though e5 reads them as one claim (0.996: a user's correct sentence was challenged)."""
+
+
+def opposites_reversed(one: str, other: str) -> int:
+    """How many pairs of opposites one text takes one side of and the other text the other side."""
+    flips = 0
+    for side_a, side_b in OPPOSITES:
+        a1, b1, a2, b2 = (bool(p.search(t)) for t in (one, other) for p in (side_a, side_b))
+        flips += (a1 and not b1 and b2 and not a2) or (b1 and not a1 and a2 and not b2)
+    return flips
 
 
 SAME = re.compile(r"\b(?:same|identical|equivalent|interchangeable)\b|一样|相同|一回事|等价|同一个", re.IGNORECASE)

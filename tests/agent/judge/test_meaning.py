@@ -87,6 +87,13 @@ def test_its_denial_is_not_the_misconception(scorer):
             "CISPO removes clipping entirely.",
             "cispo-no-clipping",
         ),
+        # A user trial: the opposite scale word, which e5 reads as the same claim (0.996)
+        (
+            "infra-16",
+            "Unsloth 是单卡 LoRA 省显存，适合个人玩。",
+            "Unsloth 适合多机大规模 RL，上集群没问题。",
+            "unsloth-for-scale",
+        ),
     ],
 )
 def test_a_correct_sentence_on_a_misconceptions_subject_is_not_that_misconception(
@@ -448,6 +455,14 @@ def test_saying_two_things_differ_denies_that_they_are_the_same(scorer):
             "The PPO clipping ratio fully corrects for any off-policyness, so rollouts can run 50 versions behind.",
             "is-fixes-any-staleness",
         ),
+        # A user trial (sixteenth session): in Chinese, and two wrong claims the bank did not list
+        ("algo-07", "advantage 为正的时候它其实是取两者的最大值，这样好的动作能被尽量放大。", "ppo-takes-max"),
+        (
+            "algo-05",
+            "You subtract the baseline because the baseline is what makes the policy gradient unbiased.",
+            "baseline-needed-for-unbiased",
+        ),
+        ("algo-07", "去掉 clip 影响不大，就是普通的 policy gradient。", "no-clip-trains-fine"),
         # A blind answer: credited as the point that says the reference KL is not the trust region.
         ("algo-08", "GRPO 的 KL 是对 old policy 算的，作用是替代clip来做trust region。", "kl-is-the-trust-region"),
     ],
