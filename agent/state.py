@@ -59,6 +59,9 @@ class Heard(StrEnum):
     """"Let me think", "one moment": wait for the answer."""
     move_on = "move_on"
     """"Can we move on?": close the question."""
+    terse = "terse"
+    """A bare yes or no ("No.", "对。"): ask for the reasoning; the question stands. (A second one in a
+    row is judged as an answer.)"""
 
 
 class Evidence(_Model):

@@ -309,6 +309,16 @@ def markdown_literal(text: str) -> str:
     return text.replace("*", "\\*")
 
 
+LONE_STAR = re.compile(r"(?<![*\\])\*(?!\*)")
+
+
+def formula_stars(markdown: str) -> str:
+    """Markdown of ours (a model answer, a follow-up) with its lone asterisks escaped, so a formula's
+    "gamma*V" or "r_t*A_t" is not read as emphasis ("gammaV", "r_tA_t" in a user trial); its bold
+    (**) stays bold."""
+    return LONE_STAR.sub(r"\\*", markdown)
+
+
 GIST_BREAK = re.compile(r"[:;]\s|[：；。]")
 
 

@@ -198,6 +198,13 @@ def thinker(question: Question, turn: dict[str, Any], rng: random.Random, seen: 
     return average(question, {**turn, "kind": "ask" if seen == 2 else turn["kind"]}, rng, seen)
 
 
+def terse(question: Question, turn: dict[str, Any], rng: random.Random, seen: int) -> dict[str, str]:
+    """Answers the first follow-up with a bare yes or no, and explains once asked why."""
+    if seen == 1:
+        return {"action": "answer", "text": rng.choice(["No.", "Yes.", "Nope.", "对。", "不会。"])}
+    return average(question, turn, rng, seen)
+
+
 PERSONAS: dict[str, Persona] = {
     "strong": strong,
     "average": average,
@@ -213,5 +220,6 @@ PERSONAS: dict[str, Persona] = {
     "hint-seeker": hint_seeker,
     "mover": mover,
     "thinker": thinker,
+    "terse": terse,
 }
 SESSION_LANG: dict[str, Lang] = {"chinese": "zh", "protester-zh": "zh"}

@@ -24,18 +24,15 @@ from agent.brains.request import WriteRequest
 from agent.brains.wording import respond
 from agent.interview.graph import next_decision
 from agent.interview.policy import Limits, stalls_after
-from agent.interview.replies import judge_reply, judged_text, read_reply
+from agent.interview.replies import ANSWERED_IN_PLACE, judge_reply, judged_text, read_reply
 from agent.interview.retrieval import Retriever
-from agent.state import CandidateAction, Decision, Heard, QuestionProgress, Turn
+from agent.state import CandidateAction, Decision, QuestionProgress, Turn
 from agent.text import CJK_CHAR, WORD
 from evals.gold import Action, GoldTranscript, GoldTurn
 from evals.metrics import confusion, depth_metrics, percentile
 from knowledge.bank import Bank
 from knowledge.embeddings import HashEmbedding
 from knowledge.models import Question
-
-REPEATED = (Heard.clarify, Heard.repeat, Heard.wait)
-"""Requests the interviewer answers by asking again, without judging the reply."""
 
 
 @dataclass
@@ -209,7 +206,7 @@ async def _replay_turn(
         heard=heard,
     )
     prior = progress.assessment
-    if heard in REPEATED:
+    if heard in ANSWERED_IN_PLACE:
         unjudged = reply.model_copy(update={"action": CandidateAction.skip})
         assessment = prior or await judge_reply(brain, question, unjudged, None, [])
         decision = Decision(

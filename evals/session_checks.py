@@ -12,9 +12,20 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from agent.brains.listening import CLARIFY, META_LEAD, MOVE_ON, PROTEST, REPEAT, WAIT, partly_said, stems
+from agent.brains.listening import (
+    BARE_YES_NO,
+    CLARIFY,
+    META_LEAD,
+    MOVE_ON,
+    PROTEST,
+    REPEAT,
+    WAIT,
+    partly_said,
+    stems,
+)
 from agent.brains.parts import untouched_parts
 from agent.brains.wording import carries_content, opening
+from agent.interview.replies import ANSWERED_IN_PLACE
 from agent.learner.profile import rated_depth
 from agent.learner.recording import attempts_in
 from agent.prompts import load_yaml
@@ -43,6 +54,7 @@ CHECKS = (
     "clarified question asked again",
     "repeats said again",
     "pauses waited for",
+    "a bare yes or no asked why",
     "move-on requests honoured",
     "hints never give the statement away",
     "hints climb the ladder",
@@ -100,7 +112,12 @@ def inspect(
             run.check("lines in the session's language", bool(CJK_CHAR.search(line)), line[:60])
     for qid in state["plan"]:
         steps = [
-            Step(t, waited[i], waited[i + 1] if i + 1 < len(waited) else None, i > 0 and turns[i - 1].heard in REPLIED)
+            Step(
+                t,
+                waited[i],
+                waited[i + 1] if i + 1 < len(waited) else None,
+                i > 0 and turns[i - 1].heard in ANSWERED_IN_PLACE,
+            )
             for i, t in enumerate(turns)
             if t.question == qid
         ]
@@ -115,9 +132,6 @@ def inspect(
 
 
 AT = datetime(2026, 12, 1, tzinfo=UTC)
-
-
-REPLIED = (Heard.clarify, Heard.repeat, Heard.wait)
 
 
 @dataclass(frozen=True)
@@ -274,6 +288,16 @@ def _inspect_heard(run: SessionRun, question: Question, step: Step, same: bool, 
             and turn.assessment is None
             and after is not None
             and after["follow_ups"] == step.before["follow_ups"],
+            text,
+        )
+    if BARE_YES_NO.match(text) and not step.reply:
+        run.check(
+            "a bare yes or no asked why",
+            turn.heard is Heard.terse
+            and turn.assessment is None
+            and after is not None
+            and after.get("answering") == Heard.terse.value
+            and (after["target"], after["follow_ups"]) == (step.before.get("target"), step.before["follow_ups"]),
             text,
         )
     if short and MOVE_ON.search(text):

@@ -112,6 +112,17 @@ META_LEAD = re.compile(
 )
 """A protest or a pause at the start of a sentence, with its punctuation ("I just said it: ")."""
 
+BARE_YES_NO = re.compile(
+    r"^\s*(?:(?:yes|yeah|yep|yup|no|nope|nah|sure|correct|right|true|false|not really|of course|definitely|"
+    r"absolutely|i (?:don'?t )?think so)(?:,?\s+(?:it|they|that|this|you|we|i)\s+(?:do|does|did|is|are|was|will|"
+    r"can|would|should|has|have|must)(?:n'?t| not)?)?|"
+    r"(?:是的?|对的?|不是|不对|会的?|不会|有的?|没有|没|要|不要|需要|不需要|可以|不可以|能|不能|当然|当然不是?|"
+    r"肯定|肯定不是?|是啊|对啊|对呀|是呀|嗯对)(?:的|啊|呀)?)[\s.!。！…]*$",
+    _I,
+)
+"""A reply that is only a yes or a no, to a question that asked for one or not: it carries no
+reasoning to judge, so the interviewer asks for it, as one would across a table."""
+
 SHORT_WORDS = 14
 """A reply this size or under that makes a request is only the request (no content to judge)."""
 
@@ -180,6 +191,8 @@ def hear(text: str, question: Question | None = None) -> Reply:
         return Reply(Heard.wait, "")
     if _asks_back(text, content, question):
         return Reply(Heard.clarify, "")
+    if BARE_YES_NO.match(text):
+        return Reply(Heard.terse, "")
     return Reply(None, content)
 
 

@@ -288,7 +288,7 @@ def _heading_for(references: tuple[Reference, ...], cues: list[str]) -> str | No
 
 def respond(kind: str, question: Question, lang: str, turn_number: int, asked: str, text: str = "") -> str:
     """The interviewer's answer to a request in words: a clarifying question (answered from the
-    bank, then the question again), a request to repeat, or a pause."""
+    bank, then the question again), a request to repeat, a pause, or a bare yes or no (why?)."""
     voice = Voice(lang, turn_number)
     if kind == "clarify":
         entry = clarification_for(question, text)
@@ -297,4 +297,6 @@ def respond(kind: str, question: Question, lang: str, turn_number: int, asked: s
         return voice.say("clarify", answer=entry.answer.get(lang), asked=asked)
     if kind == "repeat":
         return voice.say("repeat", asked=asked)
+    if kind == "terse":
+        return voice.say("terse")
     return voice.say("wait")

@@ -64,7 +64,7 @@ class Prompted(Event):
     """What is being asked, without the reply in front of it (to a clarifying question, a request
     to repeat, a pause); None when `text` is just that."""
     answering: str | None = None
-    """The request this line answers ("clarify", "wait"); None for a line that asks."""
+    """The request this line answers ("clarify", "wait", "terse"); None for a line that asks."""
 
     @property
     def type(self) -> str:

@@ -26,7 +26,15 @@ from agent.brains.request import WriteRequest
 from agent.brains.wording import claim_quote, probe_text, respond
 from agent.interview.events import Assessed, PartShown, Prompted, QuestionDone, Reply, SessionDone, Streamed, Token
 from agent.interview.policy import Limits, decide, stalls_after
-from agent.interview.replies import has_content, judge_reply, judged_text, mark_hinted, read_reply, unchanged
+from agent.interview.replies import (
+    ANSWERED_IN_PLACE,
+    has_content,
+    judge_reply,
+    judged_text,
+    mark_hinted,
+    read_reply,
+    unchanged,
+)
 from agent.interview.retrieval import Retriever
 from agent.judge.scoring import reason_in
 from agent.state import (
@@ -121,6 +129,8 @@ def ask(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Li
     if action is CandidateAction.end:
         return Command(update={"ending": True}, goto="close")
     action, heard = read_reply(action, text, runtime.context.bank[pending.question])
+    if heard is Heard.terse and pending.answering == Heard.terse.value:
+        heard = None  # asked why once already: this bare yes or no is the answer, judged as it stands
     turn = Turn(
         question=pending.question,
         kind=pending.kind,
@@ -130,12 +140,12 @@ def ask(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Li
         answer=text,
         heard=heard,
     )
-    if heard in (Heard.clarify, Heard.repeat, Heard.wait):
+    if heard in ANSWERED_IN_PLACE:
         spoken = state.get("spoken", 0)
         line = respond(
             heard.value, runtime.context.bank[pending.question], state.get("lang", "en"), spoken, pending.asking, text
         )
-        replying = heard.value if heard in (Heard.clarify, Heard.wait) else None  # a repeat asks again
+        replying = heard.value if heard is not Heard.repeat else None  # a repeat asks again
         again = pending.model_copy(update={"text": line, "base": pending.asking, "answering": replying})
         return Command(update={"turns": turn, "pending": again, "spoken": spoken + 1}, goto="ask")
     return Command(update={"turns": turn}, goto="retrieve")
@@ -246,7 +256,8 @@ async def follow_up(state: InterviewState, runtime: Runtime[InterviewContext]) -
                     "probed": tuple(
                         dict.fromkeys([*progress.probed, *filter(None, [decision.challenge]), decision.target])
                     ),
-                    "follow_ups": progress.follow_ups + 1,
+                    # a hint asked for once the follow-ups are spent is the candidate's, not one more of ours
+                    "follow_ups": min(progress.follow_ups + 1, state["max_follow_ups"]),
                     "hints": (*progress.hints, decision.target) if kind == "hint" else progress.hints,
                 }
             ),
@@ -255,6 +266,11 @@ async def follow_up(state: InterviewState, runtime: Runtime[InterviewContext]) -
         },
         goto="ask",
     )
+
+
+def _shown_before(state: InterviewState, question: Question) -> list[str]:
+    request = state.get("request")
+    return request.shown_before(question) if request else []
 
 
 def close(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Literal["ask", "report"]]:
@@ -270,7 +286,7 @@ def close(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[
         summary = QuestionSummary(
             question=qid,
             depth=assessment.depth,
-            reason=reason_in(bank[qid], assessment, state.get("lang", "en")),
+            reason=reason_in(bank[qid], assessment, state.get("lang", "en"), _shown_before(state, bank[qid])),
             covered=assessment.covered,
             missed=assessment.missed if assessment.covered else [kp.id for kp in bank[qid].key_points],
             misconceptions=list(all_misconceptions.values()),

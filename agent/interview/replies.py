@@ -11,6 +11,9 @@ from agent.state import Assessment, CandidateAction, Evidence, Flag, Heard, Mode
 from agent.text import HINT_REQUEST
 from knowledge.models import Question
 
+ANSWERED_IN_PLACE = (Heard.clarify, Heard.repeat, Heard.wait, Heard.terse)
+"""Replies the interviewer answers in words, then waits on the same question: nothing is judged."""
+
 
 def read_reply(action: CandidateAction, text: str, question: Question) -> tuple[CandidateAction, Heard | None]:
     """What a reply asks of the interviewer: a short plea for a hint is a hint request, "next

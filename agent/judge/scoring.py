@@ -19,7 +19,7 @@ Depth is cumulative over the turns on a question and never goes down.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 from agent.judge.claims import SentenceClaims, about_another_concept, collect, read_sentences
@@ -385,13 +385,17 @@ REASON_LIMITS |= {"off_topic", "other_concept", "dont_know", "empty"}
 """The flags that limit a depth, named in the reason (`reason_limits` in prompts/labels.yaml)."""
 
 
-def reason_in(question: Question, assessment: Assessment, lang: str) -> str:
+def reason_in(question: Question, assessment: Assessment, lang: str, shown_before: Collection[str] = ()) -> str:
     """An assessment's reason in the session's language (0 beside a misconception: built on wrong
-    claims). What a model brain added after the rubric's reason stays in the model's words."""
-    if lang == "en":
+    claims). What a model brain added after the rubric's reason stays in the model's words.
+    `shown_before`: in a drill, the key points shown in earlier drills, which the reason does not
+    name as "not yet" (the review lists them as shown before)."""
+    if lang == "en" and not shown_before:
         return assessment.reason
     built_on_wrong = Flag.misconception in assessment.flags and assessment.depth == 0
     args = (question, assessment.depth, assessment.covered, assessment.missed, list(assessment.flags), built_on_wrong)
     english = reason_for(*args)
     added = assessment.reason[len(english) :].strip() if assessment.reason.startswith(english) else ""
-    return " ".join(filter(None, [reason_for(*args, lang=lang), added]))
+    missed = [kp for kp in assessment.missed if kp not in shown_before]
+    said = reason_for(question, assessment.depth, assessment.covered, missed, *args[4:], lang=lang)
+    return " ".join(filter(None, [said, added]))

@@ -168,9 +168,18 @@ async def test_the_drill_review_lists_what_was_shown_before_apart_from_what_is_m
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await drill_algo_07(pilot, app)
+        await answer(
+            pilot, "CISPO clips the importance-sampling weight itself and detaches it, so every token keeps a gradient."
+        )
         review = await skip_to_review(pilot)
     missing, _, before = review.partition("## Shown before")
     statement = bank["algo-07"].key_point(shown_before).statement
     assert statement[:40] in before and statement[:40] not in missing
     assert "## Not shown yet" in missing
     assert bank["algo-07"].key_point("why-min-pessimistic").statement[:40] in missing
+    # nor does the reason under the title name it "not yet", nor the parts count it missing (a user trial)
+    reason = next(line for line in review.splitlines() if line.startswith("*") and not line.startswith("**"))
+    assert "not yet" in reason and statement[:30] not in reason
+    part = bank["algo-07"].part(bank["algo-07"].key_point(shown_before).part)
+    of = len(bank["algo-07"].points_of(part.id))
+    assert f"{part.en}: 1 of {of} key points" in missing

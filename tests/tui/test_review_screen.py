@@ -103,3 +103,34 @@ def test_a_statement_with_an_asterisk_keeps_its_bold_and_leaves_no_stray_asteris
     shown = next(line for line in html.splitlines() if "Bradley-Terry" in line)
     assert shown.startswith("<li><strong>它来自带 KL 正则的 RLHF 最优解 pi* 正比于")
     assert shown.endswith(f"。</strong> (第 {point.level} 层)")
+
+
+def test_formulas_keep_their_asterisks_in_quotes_reasons_and_the_model_answer(bank):
+    """A user typed "A_t = delta_t + gamma*lambda*A_{t+1}" and the review showed
+    "gammalambdaA_{t+1}"; the model answer's "r_t*A_t" read "r_tA_t" (Markdown emphasis)."""
+    from markdown_it import MarkdownIt
+
+    from agent.state import Evidence, QuestionSummary
+    from tui.screens.review import review_markdown
+    from tui.widgets.transcript import InterviewerTurn
+
+    question = bank["algo-05"]
+    point = question.key_point("gae-formula-llm")
+    typed = "A_t = delta_t + gamma*lambda*A_{t+1}, summed backwards."
+    summary = QuestionSummary(
+        question="algo-05",
+        depth=2,
+        reason="Depth 2; not yet: “delta_t = r_t + gamma*V(s_{t+1}) - V(s_t)” (level 2).",
+        covered=[Evidence(key_point=point.id, level=point.level, quote=typed)],
+        missed=[kp.id for kp in question.key_points if kp.id != point.id],
+        misconceptions=[],
+        model_answer="The advantage is **A_t** = r_t + gamma*V(s_{t+1}) - V(s_t).",
+        references=[],
+    )
+    html = MarkdownIt("commonmark").render(review_markdown(summary, question, "en"))
+    for formula in ("gamma*lambda*A_{t+1}", "gamma*V(s_{t+1})"):
+        assert formula in html
+    assert html.count("<em>") == 1, "the reason's own italics, and no other"
+    assert "<strong>A_t</strong>" in html, "the model answer's bold stays bold"
+    follow_up = InterviewerTurn("You wrote “gamma*lambda*A_{t+1}”: why lambda?", "Follow-up")
+    assert "<em>" not in MarkdownIt("commonmark").render(follow_up._turn_markdown(follow_up.raw))

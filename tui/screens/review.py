@@ -14,8 +14,8 @@ from textual.widgets import Collapsible, Footer, Header, Markdown
 from agent.brains.parts import part_coverage
 from agent.brains.wording import shown_words
 from agent.labels import labels
-from agent.state import HINTED_AT_BEST, QuestionSummary, Reference
-from agent.text import clean_for_display, markdown_literal
+from agent.state import HINTED_AT_BEST, Evidence, QuestionSummary, Reference
+from agent.text import clean_for_display, formula_stars, markdown_literal
 from knowledge.chunking import reference_label, section_title
 from knowledge.models import Question, in_language
 from tui.latex import latex_to_unicode
@@ -42,14 +42,20 @@ def review_markdown(
         "",
         latex_to_unicode(question.prompt.get(lang)),
         "",
-        f"*{summary.reason}*",
+        f"*{markdown_literal(summary.reason)}*",
         "",
     ]
     if summary.hint_capped:
         lines += [say("hint_capped", depth=HINTED_AT_BEST), ""]
     if offline:
         lines += [say("scored_offline", count=len(offline), reasons="; ".join(dict.fromkeys(offline))), ""]
-    coverage = part_coverage(question, summary.covered)
+    # what earlier drills showed counts toward the parts, as it does toward the profile
+    earlier = [
+        Evidence(key_point=kp, level=question.key_point(kp).level, quote="")
+        for kp in shown_before
+        if kp in summary.missed
+    ]
+    coverage = part_coverage(question, [*summary.covered, *earlier])
     if len(coverage) > 1:
         lines += [f"## {say('parts_heading')}", ""]
         lines += [
@@ -62,7 +68,7 @@ def review_markdown(
             point = question.key_point(evidence.key_point)
             lines += [
                 f"- **{markdown_literal(point.statement_in(lang))}** ({say.level(point.level, evidence.hinted)})",
-                f"  > {shown_words(question, evidence)}",
+                f"  > {markdown_literal(shown_words(question, evidence))}",
             ]
     before = [kp for kp in summary.missed if kp in shown_before]
     for heading, points in (
@@ -79,11 +85,11 @@ def review_markdown(
         lines += ["", f"## {say('misconceptions')}", ""]
         for hit in summary.misconceptions:
             lines += [
-                f"- {say('you_said', quote=clean_for_display(hit.quote))}",
-                f"  - {say('correction', correction=question.correction_in(hit.misconception, hit.correction, lang))}",
+                f"- {say('you_said', quote=markdown_literal(clean_for_display(hit.quote)))}",
+                f"  - {say('correction', correction=markdown_literal(question.correction_in(hit.misconception, hit.correction, lang)))}",
             ]
     model_answer = in_language(summary.model_answer, question.model_answer_zh, lang)
-    lines += ["", f"## {say('model_answer')}", "", latex_to_unicode(model_answer)]
+    lines += ["", f"## {say('model_answer')}", "", formula_stars(latex_to_unicode(model_answer))]
     return "\n".join(lines)
 
 

@@ -7,7 +7,7 @@ from textual.await_complete import AwaitComplete
 from textual.containers import VerticalScroll
 from textual.widgets import Markdown, Static
 
-from agent.text import clean_for_display
+from agent.text import clean_for_display, formula_stars
 from tui.latex import latex_to_unicode
 
 
@@ -22,7 +22,7 @@ class InterviewerTurn(Markdown):
         super().__init__(self._turn_markdown(text), classes="interviewer")
 
     def _turn_markdown(self, text: str) -> str:
-        return f"**{self.label}**\n\n{latex_to_unicode(clean_for_display(text))}"
+        return f"**{self.label}**\n\n{formula_stars(latex_to_unicode(clean_for_display(text)))}"
 
     def append(self, markdown: str) -> AwaitComplete:
         """A streamed token: the turn grows as the brain writes it (the whole turn is drawn again)."""

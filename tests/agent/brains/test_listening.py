@@ -40,6 +40,12 @@ PROTEST = "I just said it: H(p) of the data does not depend on the model paramet
         ("Token-level or sequence-level?", Heard.clarify),
         ("Do you mean with or without the KL term?", Heard.clarify),
         ("Which direction of KL do you mean?", Heard.clarify),
+        ("No.", Heard.terse),
+        ("Yes, it does.", Heard.terse),
+        ("Nope!", Heard.terse),
+        ("对。", Heard.terse),
+        ("不会", Heard.terse),
+        ("当然不是。", Heard.terse),
         ("你是说离散分布还是连续分布？", Heard.clarify),
         ("你是说 token 级别还是 sequence 级别？……", Heard.clarify),
         (
@@ -62,6 +68,11 @@ def test_requests_in_words_are_heard_in_both_languages(text, heard):
         "because the clipped term only removes incentive.",
         "Cross-entropy equals the entropy plus the KL, so minimising either gives the same model.",
         "PPO 把 ratio 限制在 [1-ε, 1+ε] 里面，这样每次更新不会太大。",
+        "No, because only the logged copy is reduced again.",
+        "Yes, the gradient doubles.",
+        "不会，因为 detach 之后的副本不在计算图里。",
+        "不保留。",
+        "verl.",
     ],
 )
 def test_answers_are_not_mistaken_for_requests(text):

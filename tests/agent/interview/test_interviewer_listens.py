@@ -148,6 +148,41 @@ async def test_repeat_and_wait_in_words_cost_no_follow_up(graph_driver, bank):
     assert len(driver.assessments()) == 1
 
 
+async def test_a_hint_asked_for_after_the_last_follow_up_does_not_count_as_one(graph_driver):
+    """The side panel showed "追问 4/3" after a hint asked for with the follow-ups spent: the hint is
+    given (the candidate's, up to max_hints) but the count stays within the budget."""
+    driver = graph_driver(plan=KL, max_follow_ups=1)
+    await driver.start()
+    await driver.reply("answer", KL_LEVEL_1)
+    assert (driver.waiting["kind"], driver.waiting["follow_ups"]) == ("follow_up", 1), "the budget is spent"
+    await driver.reply("hint")
+    hint = driver.waiting
+    assert hint["kind"] == "hint" and hint["question"] == KL[0], "a hint asked for is given past the budget"
+    assert hint["follow_ups"] == 1
+    await driver.reply("hint")
+    assert driver.waiting["kind"] == "hint" and driver.waiting["follow_ups"] == 1
+
+
+@pytest.mark.parametrize(("lang", "bare"), [("en", "No."), ("zh", "对。")])
+async def test_a_bare_yes_or_no_is_asked_why_once_then_judged(graph_driver, bank, lang, bare):
+    """ "No." to a yes-or-no follow-up was read as off-topic ("Let's stick to the question") and the
+    interviewer moved to another target; across a table one asks why."""
+    driver = graph_driver(plan=KL, lang=lang)
+    await driver.start()
+    await driver.reply("answer", KL_LEVEL_1)
+    follow_up = driver.waiting
+    await driver.reply("answer", bare)
+    why = driver.waiting
+    assert driver.values["turns"][-1].heard is Heard.terse
+    assert (why["target"], why["follow_ups"]) == (follow_up["target"], follow_up["follow_ups"])
+    assert why["answering"] == "terse" and why["text"] != follow_up["text"]
+    assert len(driver.assessments()) == 1, "nothing judged yet"
+    await driver.reply("answer", bare)
+    assert driver.values["turns"][-1].heard is None, "the second bare reply is the answer"
+    assert len(driver.assessments()) == 2
+    assert driver.waiting["follow_ups"] == follow_up["follow_ups"] + 1 or driver.waiting["kind"] == "ask"
+
+
 async def test_the_repeat_key_after_a_pause_says_the_follow_up_again(graph_driver, bank):
     """A Chinese tester pressed /repeat after "让我想想" and was told "好的，想好了再说。" again."""
     driver = graph_driver(plan=KL, lang="zh")
