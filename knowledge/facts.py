@@ -84,13 +84,17 @@ def misattributions() -> dict[str, Misconception]:
         for owner in group.owners:
             for attribute in owner.owns:
                 names, ref = [*attribute.names, *owner.names], attribute.source.ref
+                # the whole group's owners, so a swap's correction also says what the rival owns
+                # ("CISPO is DeepSeek's method" was corrected only with what DeepSeek made)
+                each_en = "; ".join(f"{o.name}: {', '.join(a.name for a in o.owns)}" for o in group.owners)
+                each_zh = "；".join(f"{o.name}：{'、'.join(a.name for a in o.owns)}" for o in group.owners)
                 out[misattribution_id(attribute)] = Misconception(
                     id=misattribution_id(attribute),
                     statement=f"{attribute.name} belongs to a rival of {owner.name}.",
                     statement_zh=f"把 {attribute.name} 安到了 {owner.name} 之外的系统头上。",
                     cues=Cues(en=names, zh=names),
-                    correction=f"{attribute.name} is {owner.name}'s ({group.what.en}; {ref}).",
-                    correction_zh=f"{attribute.name} 属于 {owner.name}（{group.what.zh}；{ref}）。",
+                    correction=f"{attribute.name} is {owner.name}'s ({group.what.en}; {ref}). In full: {each_en}.",
+                    correction_zh=f"{attribute.name} 属于 {owner.name}（{group.what.zh}；{ref}）。完整的对应：{each_zh}。",
                     sources=[attribute.source],
                 )
     return out

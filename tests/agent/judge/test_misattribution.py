@@ -175,3 +175,16 @@ def test_a_broken_facts_file_names_the_file_and_the_field(tmp_path: Path):
     bad.write_text("groups:\n  - id: engines\n    owners: []\n", encoding="utf-8")
     with pytest.raises(InputError, match=r"facts\.yaml: groups\.0\.what"):
         load_facts.__wrapped__(bad)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_correction_of_a_swap_also_says_what_the_rival_owns(lang):
+    """ "CISPO is DeepSeek's method" was corrected only with "DeepSeek (DeepSeekMath) is GRPO's": the
+    candidate never learned whose CISPO is (a user trial)."""
+    [swap] = misattributions_in("CISPO is DeepSeek's method.")
+    question = BANK["algo-13"]
+    wrong = question.misconception(swap.misconception)
+    correction = question.correction_in(wrong.id, wrong.correction, lang)
+    cispo = next(o for g in load_facts().groups for o in g.owners if o.name == "CISPO" and g.binds_by == "origin")
+    assert "DeepSeek" in correction and "GRPO" in correction
+    assert all(attribute.name in correction for attribute in cispo.owns)
