@@ -27,7 +27,7 @@ from agent.interview.events import (
 from agent.interview.report import report_files
 from agent.interview.runner import Interview
 from agent.labels import Labels, labels
-from agent.state import CandidateAction
+from agent.state import CandidateAction, InterviewState
 from agent.text import clean_for_display, shorten
 from common.terminal import terminal_safe_json
 from knowledge.bank import Bank
@@ -92,6 +92,25 @@ class Renderer:
             self.out.write(terminal_safe_json(json.dumps(line, ensure_ascii=False)) + "\n")
         else:
             self.out.write(self._text(event))
+        self.out.flush()
+
+    def so_far(self, state: InterviewState) -> None:
+        """On resume in a terminal: the current question's exchanges so far, so the line waiting for
+        an answer is not all there is (a program reading JSONL has them in the report)."""
+        pending = state.get("pending")
+        turns = [t for t in state.get("turns", []) if pending is not None and t.question == pending.question]
+        if self.jsonl or not turns:
+            return
+        number, of = state.get("position", 0) + 1, len(state.get("plan", []))
+        for turn in turns:
+            who = f"{number}/{of} {turn.question}" if turn.kind == "ask" else self.say.name("speakers", turn.kind)
+            said = (
+                clean_for_display(turn.answer)
+                if turn.action is CandidateAction.answer
+                else self.say("action_note", action=self.say.name("actions", turn.action.value))
+            )
+            self.out.write(f"\n[{who}] {clean_for_display(turn.asked)}\n> {said}\n")
+        self.out.write(f"({self.say('resumed_here')})\n")
         self.out.flush()
 
     def _text(self, event: Event) -> str:

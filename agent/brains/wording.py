@@ -20,7 +20,7 @@ from agent.text import CJK_CHAR, WORD, find_cue, normalise, shorten
 from common.terminal import clean_for_display
 from knowledge.chunking import section_title
 from knowledge.facts import challenges
-from knowledge.models import KeyPoint, Part, Question
+from knowledge.models import KeyPoint, Misconception, Part, Question
 
 QUOTE_CHARS = 90
 CLAUSE_WORD = re.compile(r"\s+(?=(?:but|so|because|whereas|although|though)\b)|(?=但是|所以|因为|不过|而且)", re.I)
@@ -125,19 +125,20 @@ def probe_text(question: Question, target: str, lang: str) -> str:
         if wrong.id == target:
             if wrong.challenge is not None:
                 return wrong.challenge.get(lang)
-            return _related_key_point(question, wrong.statement).probe.get(lang)
+            return point_behind(question, wrong).probe.get(lang)
     if target in challenges():
         return challenges()[target].get(lang)
     return question.key_point(target).probe.get(lang)
 
 
-def _related_key_point(question: Question, text: str) -> KeyPoint:
-    """The key point whose cues the misconception's statement touches (the mechanism to revisit)."""
-    normalised = normalise(text)
-    for kp in sorted(question.key_points, key=lambda k: k.level):
-        if find_cue(normalised, kp.cues.all()):
-            return kp
-    return min(question.key_points, key=lambda k: k.level)
+def point_behind(question: Question, wrong: Misconception) -> KeyPoint:
+    """The key point a misconception gets wrong (the mechanism to revisit, and what a hint after its
+    challenge points at): the one whose statement shares most words with the misconception and its
+    correction, for the statement's length, the lower level on a tie. (The lowest-level point whose
+    cue the statement touched sent "std normalisation is required" to "write the advantage out".)"""
+    said = stems(f"{wrong.statement} {wrong.correction}")
+    by_level = sorted(question.key_points, key=lambda kp: kp.level)
+    return max(by_level, key=lambda kp: len(said & stems(kp.statement)) / max(len(stems(kp.statement)), 1) ** 0.5)
 
 
 def _latin_meets_chinese(left: str, right: str) -> bool:

@@ -42,6 +42,7 @@ from agent.state import (
     Assessment,
     CandidateAction,
     Decision,
+    Evidence,
     Heard,
     InterviewInput,
     InterviewState,
@@ -206,7 +207,7 @@ def decide_next(state: InterviewState, runtime: Runtime[InterviewContext]) -> Co
     question = runtime.context.bank[turn.question]
     on_question = [t for t in state["turns"] if t.question == turn.question]
     limits = Limits(follow_ups=state["max_follow_ups"], hints=runtime.context.max_hints)
-    decision = next_decision(question, progress_of(state), on_question, limits)
+    decision = next_decision(question, _with_earlier_drills(state, question), on_question, limits)
     return Command(
         update={"turns": Amended(turn=turn.model_copy(update={"decision": decision}))},
         goto="close" if decision.action == "move_on" else "follow_up",
@@ -266,6 +267,25 @@ async def follow_up(state: InterviewState, runtime: Runtime[InterviewContext]) -
         },
         goto="ask",
     )
+
+
+def _with_earlier_drills(state: InterviewState, question: Question) -> QuestionProgress:
+    """The question's progress as a drill decides on it: what earlier drills showed counts as shown,
+    so it is neither asked again nor its part called unanswered (a drill asked "a part you haven't
+    answered yet" about one the previous session had credited)."""
+    progress = progress_of(state)
+    before = set(_shown_before(state, question))
+    assessment = progress.assessment
+    if not before or assessment is None:
+        return progress
+    earlier = [
+        Evidence(key_point=kp, level=question.key_point(kp).level, quote="", how="recalled")
+        for kp in assessment.missed
+        if kp in before
+    ]
+    missed = [kp for kp in assessment.missed if kp not in before]
+    known = assessment.model_copy(update={"covered": [*assessment.covered, *earlier], "missed": missed})
+    return progress.model_copy(update={"assessment": known})
 
 
 def _shown_before(state: InterviewState, question: Question) -> list[str]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from agent.brains.parts import untouched_parts
+from agent.brains.wording import point_behind
 from agent.state import Assessment, CandidateAction, Decision, Flag, Heard, QuestionProgress
 from knowledge.models import KeyPoint, Part, Question
 
@@ -161,14 +162,17 @@ def _redirect(question: Question, progress: QuestionProgress, limits: Limits, he
 
 def _hint_target(question: Question, assessment: Assessment, probed: tuple[str, ...]) -> str | None:
     """What the candidate is stuck on: the key point last asked about if it is still missing (the
-    next rung of its ladder), else the first missing point of the first part nothing was said on,
-    else the lowest-level missing point."""
+    next rung of its ladder), or the one behind the misconception just challenged, else the first
+    missing point of the first part nothing was said on, else the lowest-level missing point."""
     missed = set(assessment.missed)
     if not missed:
         return None
     last = probed[-1] if probed else None
     if last in missed:
         return last
+    challenged = next((m for m in question.misconceptions if m.id == last), None)
+    if challenged is not None and point_behind(question, challenged).id in missed:
+        return point_behind(question, challenged).id  # a hint right after a challenge helps with that
     # The bank's level order now, not the order `assessment.missed` was saved in (a session resumed
     # after the bank changed); the scorer's assessments list them in this order anyway.
     in_order = [point_id for point_id in question.missed() if point_id in missed]

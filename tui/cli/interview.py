@@ -112,6 +112,7 @@ async def _plain_session(
                 )
             renderer = Renderer(sys.stdout, jsonl, services.bank, row.lang)  # the session's language, not the flag's
             session = services.interview(row.id)
+            renderer.so_far(await session.state())
             first = session.resume(take_over)
         elif drill is not None:
             from agent.learner.drill import plan_drill

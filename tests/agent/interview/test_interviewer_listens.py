@@ -377,3 +377,25 @@ async def test_a_pause_or_a_question_back_is_answered_as_the_interviewer_and_a_r
     assert (driver.waiting["kind"], driver.waiting["answering"]) == ("hint", "wait")
     await driver.reply("answer", "Can you repeat that?")
     assert driver.waiting["answering"] is None
+
+
+async def test_a_drill_does_not_ask_for_what_earlier_drills_showed(graph_driver, bank):
+    """A drill said "Now a part you haven't answered yet: how the advantage is computed in GRPO",
+    a part the previous session had credited (a user trial)."""
+    from agent.planning import PlanRequest
+
+    question = bank["algo-05"]
+    shown = "grpo-group-normalized"
+    assert question.key_point(shown).part == "grpo-advantage" and len(question.points_of("grpo-advantage")) == 1
+    gap = [kp.id for kp in question.key_points if kp.id != shown]
+    driver = graph_driver(plan=["algo-05"])
+    driver.input["request"] = PlanRequest(ids=["algo-05"], drill=True, gaps={"algo-05": gap})
+    await driver.start()
+    await driver.reply("answer", "PPO gets the advantage from the critic with GAE.")
+    asked = []
+    while driver.waiting and driver.waiting["question"] == "algo-05" and len(asked) < 6:
+        asked.append(driver.waiting)
+        await driver.reply("answer", "Not sure, something about the value function.")
+    assert asked, "the drill follows up"
+    assert all(turn["target"] != shown for turn in asked)
+    assert not any("advantage computed in GRPO" in turn["text"] for turn in asked)

@@ -365,3 +365,22 @@ def test_a_hint_asked_for_is_given_after_the_last_follow_up(question):
     assert decide_at(question, state, CandidateAction.answer, spent).action == "move_on"
     both_spent = progress(follow_ups=3, max_follow_ups=3, hints=["x", "y"])
     assert decide_at(question, state, CandidateAction.hint, both_spent).action == "move_on"
+
+
+@pytest.mark.parametrize(
+    ("wrong", "part"),
+    [
+        ("std-norm-required", "std-normalisation"),
+        ("baseline-adds-bias", "why-baseline"),
+        ("baseline-needed-for-unbiased", "why-baseline"),
+    ],
+)
+def test_a_hint_right_after_a_challenge_helps_with_the_challenged_claim(wrong, part):
+    """After "what would make training diverge without the std division?", a hint asked for said
+    "write the advantage out" (the lowest missing point), which does not help with std (a user trial)."""
+    question = cached_bank()["algo-05"]
+    shown = ids_at(question, 1)
+    state = assessment_for(question, shown, 1, misconceptions=[wrong])
+    decision = decide_at(question, state, CandidateAction.hint, progress(follow_ups=1, probed=[wrong]))
+    assert decision.action == "hint"
+    assert question.key_point(decision.target).part == part

@@ -472,3 +472,29 @@ def test_report_and_sessions_on_a_new_home_say_there_is_nothing_yet(tmp_path):
     listing = run_cli(tmp_path, "sessions")
     assert listing.returncode == 0 and "No sessions yet" in listing.stdout.decode()
     assert json.loads(run_cli(tmp_path, "sessions", "--json").stdout) == []
+
+
+@pytest.mark.slow
+def test_a_plain_resume_shows_the_current_questions_exchanges_so_far(tmp_path, bank):
+    """`--plain --resume` printed only the follow-up waiting for an answer: not the question it
+    follows up on, nor the answer it reacts to (a user trial)."""
+    home = tmp_path / "home"
+    answer = "PPO clips the probability ratio between the new and the old policy to stay near one."
+    first = run_cli(
+        home,
+        "interview",
+        "--plain",
+        "--verbatim",  # the seed wording, so the test knows what was asked
+        "--question",
+        "algo-07",
+        "--questions",
+        "1",
+        stdin=reply_bytes(answer) + b"/quit\n",
+    )
+    assert first.returncode == 0, first.stderr.decode()
+    again = run_cli(home, "interview", "--plain", "--resume", stdin=b"/quit\n")
+    assert again.returncode == 0, again.stderr.decode()
+    shown = again.stdout.decode("utf-8")
+    asked = bank["algo-07"].prompt.en
+    assert asked[:40] in shown and f"> {answer}" in shown
+    assert shown.index(asked[:40]) < shown.index(answer) < shown.index("Resumed")
