@@ -89,7 +89,7 @@ class Interview:
         self.index.take(self.session_id, PROCESS_OWNER)
         async for event in self._run(payload):
             if not listed:  # only once the first checkpoint exists, so a listed session can always resume
-                self.index.create(self.session_id, plan, lang, self.context.brain.name)
+                self.index.create(self.session_id, plan, lang, self.context.brain.name, request.kind)
                 listed = True
             yield event
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from agent.planning import Kind
 from common.errors import InputError
 from common.file_lock import file_lock
 
@@ -42,7 +43,12 @@ CREATE TABLE IF NOT EXISTS wordings (
     session_id TEXT NOT NULL, question TEXT NOT NULL, wording INTEGER NOT NULL, asked_at TEXT NOT NULL,
     PRIMARY KEY (session_id, question)
 );
+CREATE TABLE IF NOT EXISTS kinds (session_id TEXT PRIMARY KEY, kind TEXT NOT NULL);
 """
+# What a later release adds to a session goes into a table of its own, as `drafts`, `time_spent`,
+# `wordings` and `kinds` did: a file an earlier release wrote gets the table on opening, and an
+# earlier release still inserts its rows as before (a column added to `sessions` would break its
+# `INSERT INTO sessions VALUES`).
 
 
 class SessionDBError(InputError):
@@ -105,6 +111,8 @@ class SessionRow:
     lang: str
     brain: str
     average_depth: float | None
+    kind: Kind | None = None
+    """Interview or drill; None for a session an earlier release listed, until its saved state is read."""
 
     def as_dict(self) -> dict:
         return {
@@ -116,6 +124,7 @@ class SessionRow:
             "lang": self.lang,
             "brain": self.brain,
             "average_depth": self.average_depth,
+            "kind": self.kind,
         }
 
 
@@ -157,12 +166,20 @@ class SessionIndex:
         with closing(self._connect()) as db:
             db.execute(sql, args)
 
-    def create(self, session_id: str, plan: list[str], lang: str, brain: str) -> None:
+    def create(self, session_id: str, plan: list[str], lang: str, brain: str, kind: Kind = "interview") -> None:
         stamp = now()
-        self._write(
-            "INSERT INTO sessions VALUES (?, ?, ?, 'active', ?, ?, ?, NULL)",
-            (session_id, stamp, stamp, json.dumps(plan), lang, brain),
-        )
+        with closing(self._connect()) as db:
+            db.execute("BEGIN IMMEDIATE")
+            db.execute(
+                "INSERT INTO sessions VALUES (?, ?, ?, 'active', ?, ?, ?, NULL)",
+                (session_id, stamp, stamp, json.dumps(plan), lang, brain),
+            )
+            db.execute("INSERT OR REPLACE INTO kinds VALUES (?, ?)", (session_id, kind))
+            db.execute("COMMIT")
+
+    def set_kind(self, session_id: str, kind: Kind) -> None:
+        """The kind of a session listed before the index kept kinds (read from its saved state)."""
+        self._write("INSERT OR REPLACE INTO kinds VALUES (?, ?)", (session_id, kind))
 
     def finish(self, session_id: str, status: str, average_depth: float | None) -> None:
         self._write(
@@ -265,8 +282,11 @@ class SessionIndex:
 
     def list(self) -> list[SessionRow]:
         with closing(self._connect()) as db:
-            rows = db.execute("SELECT * FROM sessions ORDER BY started DESC, rowid DESC").fetchall()
-        return [SessionRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], r[7]) for r in rows]
+            rows = db.execute(
+                "SELECT s.id, s.started, s.updated, s.status, s.plan, s.lang, s.brain, s.average_depth, k.kind "
+                "FROM sessions s LEFT JOIN kinds k ON k.session_id = s.id ORDER BY s.started DESC, s.rowid DESC"
+            ).fetchall()
+        return [SessionRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], r[7], r[8]) for r in rows]
 
     def get(self, session_id: str) -> SessionRow | None:
         return next((row for row in self.list() if row.id == session_id), None)

@@ -220,9 +220,9 @@ async def test_history_lists_sessions_and_opens_them(make_app, bank):
         await settle(pilot)
         table = app.screen.query_one("#sessions", DataTable)
         rows = [table.get_row_at(i) for i in range(table.row_count)]
-        assert [(r[0], r[2], r[3], r[4]) for r in rows] == [
-            ("tui-0002", "active", "2", "-"),
-            ("tui-0001", "finished", "1", "0.00"),
+        assert [(r[0], r[2], r[3], r[4], r[5], r[6]) for r in rows] == [
+            ("tui-0002", "interview", "en", "active", "2", "-"),
+            ("tui-0001", "interview", "en", "finished", "1", "0.00"),
         ]
         assert all(re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", r[1]) for r in rows)
         text = screen_text(app)
@@ -248,6 +248,26 @@ async def test_history_lists_sessions_and_opens_them(make_app, bank):
         assert app.screen.session.session_id == "tui-0002"
         assert interviewer_turns(app.screen)[0].raw == bank["infra-01"].prompt.en
         assert screen_names(app) == ["Screen", "HomeScreen", "InterviewScreen"]
+
+
+async def test_history_says_which_sessions_were_drills_and_in_which_language(make_app):
+    app = make_app(["algo-07"])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot)
+        async for _ in app.services.interview("drill-zh").start(PlanRequest(ids=["algo-07"], drill=True), "zh", 1):
+            pass
+        async for _ in app.services.interview("talk-en").start(PlanRequest(ids=["infra-01"]), "en", 3):
+            pass
+        await pilot.press("h")
+        await wait_until(pilot, lambda: isinstance(app.screen, HistoryScreen), "the history")
+        await settle(pilot)
+        table = app.screen.query_one("#sessions", DataTable)
+        headings = [str(column.label) for column in table.columns.values()]
+        shown = {row[0]: dict(zip(headings, row, strict=True)) for row in map(table.get_row_at, range(table.row_count))}
+        assert {sid: (cells["kind"], cells["lang"]) for sid, cells in shown.items()} == {
+            "drill-zh": ("drill", "zh"),
+            "talk-en": ("interview", "en"),
+        }
 
 
 async def test_escape_on_history_goes_home(make_app):

@@ -30,10 +30,13 @@ class HistoryScreen(AppScreen):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("session", "date", "status", "questions", "avg depth")
+        # "depth" is the session's average: the table fits 80 columns with 12-character ids
+        table.add_columns("session", "date", "kind", "lang", "status", "questions", "depth")
         for row in self.app.services.index.list():
             depth = f"{row.average_depth:.2f}" if row.average_depth is not None else "-"
-            table.add_row(row.id, row.started.replace("T", " ")[:16], row.status, str(len(row.plan)), depth, key=row.id)
+            started = row.started.replace("T", " ")[:16]
+            cells = (row.id, started, row.kind or "-", row.lang, row.status, str(len(row.plan)), depth)
+            table.add_row(*cells, key=row.id)
         table.focus()
 
     def action_open(self) -> None:
