@@ -43,11 +43,13 @@ class Services:
 
     async def settle(self) -> list[str]:
         """Complete the record of every session a kill left half-told: an ended graph whose index
-        row is still active, a finished session without its report files; and the kind of a
-        session an earlier release listed. The ids settled."""
+        row is still active, a finished session without its report files, a session left with
+        nothing in it (closed as empty); and the kind of a session an earlier release listed. The
+        ids settled."""
+        self.index.close_abandoned()
         settled = []
         for row in self.index.list():
-            untold = row.status == "active" or not report_exported(self.settings.reports_dir, row.id)
+            untold = row.status == "active" or (row.over and not report_exported(self.settings.reports_dir, row.id))
             if untold and await self.interview(row.id).settle() is not None:
                 settled.append(row.id)
             if row.kind is None:

@@ -51,6 +51,18 @@ CREATE TABLE IF NOT EXISTS kinds (session_id TEXT PRIMARY KEY, kind TEXT NOT NUL
 # `INSERT INTO sessions VALUES`).
 
 
+ENDED = ("finished", "ended")
+"""The statuses of a session that is over (`ended`: the candidate ended it early)."""
+
+EMPTY = "empty"
+"""The status of a session left before the candidate sent or drafted anything: listed, but not
+offered to resume. Named, it still resumes; it is active again once it is taken or anything is kept."""
+
+_ACTIVE_AGAIN = "status = CASE status WHEN 'empty' THEN 'active' ELSE status END"
+_KEPT = "EXISTS (SELECT 1 FROM answers WHERE session_id=?) OR EXISTS (SELECT 1 FROM drafts WHERE session_id=?)"
+"""Is anything of the candidate's in the session (its id twice): a reply or a key sent, a draft."""
+
+
 class SessionDBError(InputError):
     """The session database cannot be used; the message names the file and the fix."""
 
@@ -127,6 +139,10 @@ class SessionRow:
             "kind": self.kind,
         }
 
+    @property
+    def over(self) -> bool:
+        return self.status in ENDED
+
 
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
@@ -166,16 +182,23 @@ class SessionIndex:
         with closing(self._connect()) as db:
             db.execute(sql, args)
 
-    def create(self, session_id: str, plan: list[str], lang: str, brain: str, kind: Kind = "interview") -> None:
-        stamp = now()
+    def _write_all(self, *statements: tuple[str, tuple]) -> None:
+        """Several writes as one: all of them, or none if the process dies in between."""
         with closing(self._connect()) as db:
             db.execute("BEGIN IMMEDIATE")
-            db.execute(
+            for sql, args in statements:
+                db.execute(sql, args)
+            db.execute("COMMIT")
+
+    def create(self, session_id: str, plan: list[str], lang: str, brain: str, kind: Kind = "interview") -> None:
+        stamp = now()
+        self._write_all(
+            (
                 "INSERT INTO sessions VALUES (?, ?, ?, 'active', ?, ?, ?, NULL)",
                 (session_id, stamp, stamp, json.dumps(plan), lang, brain),
-            )
-            db.execute("INSERT OR REPLACE INTO kinds VALUES (?, ?)", (session_id, kind))
-            db.execute("COMMIT")
+            ),
+            ("INSERT OR REPLACE INTO kinds VALUES (?, ?)", (session_id, kind)),
+        )
 
     def set_kind(self, session_id: str, kind: Kind) -> None:
         """The kind of a session listed before the index kept kinds (read from its saved state)."""
@@ -189,14 +212,27 @@ class SessionIndex:
 
     def save_answer(self, session_id: str, turn: int, action: str, text: str) -> None:
         self._write("INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?, ?)", (session_id, turn, action, text, now()))
-        self._write("UPDATE sessions SET updated=? WHERE id=?", (now(), session_id))
+        self._write(f"UPDATE sessions SET updated=?, {_ACTIVE_AGAIN} WHERE id=?", (now(), session_id))
 
     def save_draft(self, session_id: str, turn: int, text: str) -> None:
         """The answer being written for `turn`, not sent yet (as durable as a sent one)."""
         if text.strip():
-            self._write("INSERT OR REPLACE INTO drafts VALUES (?, ?, ?, ?)", (session_id, turn, text, now()))
+            self._write_all(
+                ("INSERT OR REPLACE INTO drafts VALUES (?, ?, ?, ?)", (session_id, turn, text, now())),
+                (f"UPDATE sessions SET {_ACTIVE_AGAIN} WHERE id=?", (session_id,)),
+            )
         else:
             self.clear_draft(session_id)
+
+    def kept_anything(self, session_id: str) -> bool:
+        """Has the candidate sent anything in the session (a reply or a key) or drafted an answer?"""
+        with closing(self._connect()) as db:
+            return db.execute(f"SELECT {_KEPT}", (session_id, session_id)).fetchone()[0] == 1
+
+    def drafted(self, session_id: str) -> bool:
+        """Is an answer being written kept for the session (whichever its turn)?"""
+        with closing(self._connect()) as db:
+            return db.execute("SELECT 1 FROM drafts WHERE session_id=?", (session_id,)).fetchone() is not None
 
     def draft(self, session_id: str, turn: int) -> str | None:
         with closing(self._connect()) as db:
@@ -264,6 +300,7 @@ class SessionIndex:
                     "INSERT OR REPLACE INTO leases VALUES (?, ?, ?, ?, ?)",
                     (session_id, owner, os.getpid(), socket.gethostname(), now()),
                 )
+                db.execute(f"UPDATE sessions SET {_ACTIVE_AGAIN} WHERE id=?", (session_id,))  # driven again
                 db.execute("COMMIT")
             except BaseException:
                 db.execute("ROLLBACK")
@@ -280,6 +317,33 @@ class SessionIndex:
     def release(self, session_id: str, owner: str) -> None:
         self._write("DELETE FROM leases WHERE session_id=? AND owner=?", (session_id, owner))
 
+    def close_if_empty(self, session_id: str) -> bool:
+        """An active session that no live process drives, in which the candidate has sent nothing
+        (no answer, no key) and drafted nothing, becomes `empty`. Whether it did."""
+        with closing(self._connect()) as db:
+            db.execute("BEGIN IMMEDIATE")  # no answer or lease can come between the look and the change
+            try:
+                row = db.execute(
+                    "SELECT owner, pid, host, renewed FROM leases WHERE session_id=?", (session_id,)
+                ).fetchone()
+                closed = not (row and Lease(*row).alive()) and (
+                    db.execute(
+                        f"UPDATE sessions SET status=? WHERE id=? AND status='active' AND NOT ({_KEPT})",
+                        (EMPTY, session_id, session_id, session_id),
+                    ).rowcount
+                    == 1
+                )
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+        return closed
+
+    def close_abandoned(self) -> builtins.list[str]:  # `list` here is the method below
+        """Close as empty every session left with nothing in it (a kill kept it from being closed
+        as it was left). The ids closed."""
+        return [row.id for row in self.list() if row.status == "active" and self.close_if_empty(row.id)]
+
     def list(self) -> list[SessionRow]:
         with closing(self._connect()) as db:
             rows = db.execute(
@@ -292,7 +356,11 @@ class SessionIndex:
         return next((row for row in self.list() if row.id == session_id), None)
 
     def latest_unfinished(self) -> SessionRow | None:
-        return next((row for row in self.list() if row.status == "active"), None)
+        """The latest active session with something of the candidate's in it (a reply or a key
+        sent, a draft): one with nothing, open elsewhere or not yet closed, is not offered over it."""
+        with closing(self._connect()) as db:
+            kept = {sid for (sid,) in db.execute("SELECT session_id FROM answers UNION SELECT session_id FROM drafts")}
+        return next((row for row in self.list() if row.status == "active" and row.id in kept), None)
 
     def recent_questions(self, sessions: int = 3) -> builtins.list[str]:  # `list` here is the method above
         return [qid for row in self.list()[:sessions] for qid in row.plan]

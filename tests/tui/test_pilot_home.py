@@ -174,11 +174,17 @@ def test_home_counts_only_the_answers_the_candidate_typed(settings):
     assert "2 answers saved" in unfinished_line(*unfinished_session(settings.sessions_db))
 
 
-def test_home_counts_one_question_in_the_singular(settings):
+def test_home_counts_one_question_in_the_singular_and_names_a_draft(settings):
+    """A session with only a draft in it is offered (nothing typed is lost), and says so."""
     from agent.interview.sessions import SessionIndex
 
-    SessionIndex(settings.sessions_db).create("s1", ["algo-05"], "en", "offline")
-    assert ": 1 question (algo-05), 0 answers saved." in unfinished_line(*unfinished_session(settings.sessions_db))
+    index = SessionIndex(settings.sessions_db)
+    index.create("s1", ["algo-05"], "en", "offline")
+    assert unfinished_session(settings.sessions_db) is None, "nothing in it yet"
+    index.save_draft("s1", 0, "GRPO drops the critic")
+    assert ": 1 question (algo-05), 0 answers saved and a draft not yet sent." in unfinished_line(
+        *unfinished_session(settings.sessions_db)
+    )
 
 
 async def test_home_shows_the_topics_an_unfinished_session_scored(make_app, bank):

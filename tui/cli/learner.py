@@ -89,8 +89,10 @@ def sessions(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     from agent.interview.sessions import SessionIndex
 
     settings = load_settings()
-    rows = SessionIndex(settings.sessions_db).list()
-    unreported = any(row.status != "active" and not report_exported(settings.reports_dir, row.id) for row in rows)
+    index = SessionIndex(settings.sessions_db)
+    index.close_abandoned()
+    rows = index.list()
+    unreported = any(row.over and not report_exported(settings.reports_dir, row.id) for row in rows)
     if unreported or any(row.kind is None for row in rows):  # an earlier release's rows: read their kind
         rows = asyncio.run(_settled_rows(settings))
     if as_json:

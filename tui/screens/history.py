@@ -47,7 +47,7 @@ class HistoryScreen(AppScreen):
         assert session_id is not None  # every row is added with its session's id as key
         row = self.app.services.index.get(session_id)
         self.app.pop_screen()
-        if row and row.status == "active":
+        if row and not row.over:  # active, or empty: left before anything was sent
             self.app.resume_session(session_id)
         else:
             from tui.screens.report import ReportScreen

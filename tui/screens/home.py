@@ -34,14 +34,15 @@ def topic_summary(averages: dict[str, float], unfinished: bool) -> str:
     return f"[b]Strong:[/b] {strong}\n[b]Weak:[/b] {weak}"
 
 
-def unfinished_session(sessions_db: Path) -> tuple[SessionRow, int] | None:
-    """The session waiting to be resumed, if any, and how many answers the candidate typed in it."""
+def unfinished_session(sessions_db: Path) -> tuple[SessionRow, int, bool] | None:
+    """The session waiting to be resumed, if any: how many answers the candidate typed in it, and
+    whether an answer being written is kept (a session with nothing in it is not offered)."""
     if not sessions_db.exists():
         return None
     try:
         index = SessionIndex(sessions_db)
         row = index.latest_unfinished()
-        return (row, index.answers_saved(row.id)) if row else None
+        return (row, index.answers_saved(row.id), index.drafted(row.id)) if row else None
     except SessionDBError:
         return None  # named where the sessions are listed (History, `rl-interview sessions`)
 
@@ -51,12 +52,13 @@ def counted(n: int, noun: str) -> str:
     return f"{n} {noun}{'s' * (n != 1)}"
 
 
-def unfinished_line(row: SessionRow, saved: int) -> str:
+def unfinished_line(row: SessionRow, saved: int, drafted: bool) -> str:
     """The session waiting to be resumed: when it started, how far it got, and the key."""
     started = row.started.replace("T", " ")[:16]
+    draft = " and a draft not yet sent" if drafted else ""
     return (
         f"[b]Unfinished session[/b] {row.id}, started {started} UTC: {counted(len(row.plan), 'question')} "
-        f"({', '.join(row.plan)}), {counted(saved, 'answer')} saved. Press [b]R[/b] to resume it."
+        f"({', '.join(row.plan)}), {counted(saved, 'answer')} saved{draft}. Press [b]R[/b] to resume it."
     )
 
 
