@@ -25,6 +25,7 @@ from tui_helpers import (
     wait_until,
 )
 
+from agent.labels import labels
 from agent.planning import PlanRequest, make_plan
 from tui.screens.history import HistoryScreen
 from tui.screens.home import HomeScreen, unfinished_line, unfinished_session
@@ -108,7 +109,7 @@ async def test_a_language_picked_by_keyboard_is_the_interview_s(make_app, bank):
         await settle(pilot)
         assert isinstance(app.screen, HomeScreen) and not lang.expanded
         assert lang.value == "zh"
-        assert "Start interview" in screen_text(app).splitlines()[-1]
+        assert "开始面试" in screen_text(app).splitlines()[-1], "Start interview, in the language just picked"
         await start(pilot)
         assert app.services.index.get("tui-0001").lang == "zh"
         assert interviewer_turns(app.screen)[0].raw == bank["infra-01"].prompt.zh
@@ -171,7 +172,7 @@ def test_home_counts_only_the_answers_the_candidate_typed(settings):
     index.create("s1", ["algo-07", "infra-01"], "en", "offline")
     for turn, action in enumerate(["answer", "hint", "answer", "repeat", "idk"]):
         index.save_answer("s1", turn, action, "PPO clips the ratio." if action == "answer" else "")
-    assert "2 answers saved" in unfinished_line(*unfinished_session(settings.sessions_db))
+    assert "2 answers saved" in unfinished_line(*unfinished_session(settings.sessions_db), labels("en"))
 
 
 def test_home_counts_one_question_in_the_singular_and_names_a_draft(settings):
@@ -183,7 +184,7 @@ def test_home_counts_one_question_in_the_singular_and_names_a_draft(settings):
     assert unfinished_session(settings.sessions_db) is None, "nothing in it yet"
     index.save_draft("s1", 0, "GRPO drops the critic")
     assert ": 1 question (algo-05), 0 answers saved and a draft not yet sent." in unfinished_line(
-        *unfinished_session(settings.sessions_db)
+        *unfinished_session(settings.sessions_db), labels("en")
     )
 
 
