@@ -43,13 +43,24 @@ class Services:
 
     async def settle(self) -> list[str]:
         """Complete the record of every session a kill left half-told: an ended graph whose index
-        row is still active, a finished session without its report files. The ids settled."""
+        row is still active, a finished session without its report files, a session left with
+        nothing in it (closed as empty); and the kind of a session an earlier release listed. The
+        ids settled."""
+        self.index.close_abandoned()
         settled = []
         for row in self.index.list():
-            untold = row.status == "active" or not report_exported(self.settings.reports_dir, row.id)
+            untold = row.status == "active" or (row.over and not report_exported(self.settings.reports_dir, row.id))
             if untold and await self.interview(row.id).settle() is not None:
                 settled.append(row.id)
+            if row.kind is None:
+                await self._read_kind(row.id)
         return settled
+
+    async def _read_kind(self, session_id: str) -> None:
+        """Interview or drill, as the session's saved request says (a session without one stays unknown)."""
+        request = (await self.interview(session_id).state() or {}).get("request")
+        if request is not None:
+            self.index.set_kind(session_id, request.kind)
 
 
 def make_brain(settings: Settings) -> Brain:

@@ -41,6 +41,14 @@ class Labels:
         line = self("part_line", mark=mark, part=part, shown=shown, of=of, plural="s" * (of != 1))
         return line + (self("with_a_hint") if hinted else "")
 
+    def counted(self, key: str, count: int) -> str:
+        """A count in words ("1 question", "2 questions", "2 道题")."""
+        return self(key, count=count, plural="s" * (count != 1))
+
+    def table(self, name: str) -> dict[str, str]:
+        """One of the tables of words (statuses, speakers, Home's keys), whole."""
+        return {key: str(word) for key, word in self._words[name].items()}
+
     def level(self, level: int, hinted: bool = False) -> str:
         return self("level_with_hint" if hinted else "level", level=level)
 

@@ -11,6 +11,9 @@ from common.errors import InputError
 from knowledge.bank import Bank
 from knowledge.models import Question
 
+Kind = Literal["interview", "drill"]
+"""What a session is, as the session list says it."""
+
 
 class PlanError(InputError, ValueError):
     """A plan request that cannot be met; the message lists what is valid."""
@@ -46,6 +49,10 @@ class PlanRequest(BaseModel):
         """The key points of `question` a drill counts as shown in earlier drills (none outside a drill)."""
         gap = self.gaps.get(question.id)
         return [kp.id for kp in question.key_points if kp.id not in gap] if gap else []
+
+    @property
+    def kind(self) -> Kind:
+        return "drill" if self.drill else "interview"
 
     @property
     def draws(self) -> bool:

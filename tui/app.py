@@ -20,6 +20,7 @@ from textual.screen import Screen
 from textual.signal import Signal
 from textual.worker import Worker, WorkerState
 
+from agent.labels import labels
 from agent.planning import PlanRequest
 from common.settings import Lang, Settings
 from tui.cjk_wrap import break_between_cjk_characters
@@ -61,7 +62,7 @@ FINISHED = (WorkerState.SUCCESS, WorkerState.CANCELLED, WorkerState.ERROR)
 class InterviewApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "rl-interview"
-    SUB_TITLE = "mock interviews for RL post-training and infrastructure"
+    SUB_TITLE = labels("en")("app_subtitle")  # Home says it in the language chosen there
     BINDINGS = [Binding("ctrl+q", "request_quit", "Quit", priority=True)]
 
     def __init__(
@@ -237,6 +238,8 @@ class InterviewApp(App[None]):
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         for binding in getattr(screen, "PALETTE", []):
+            if isinstance(screen, AppScreen):
+                binding = screen.described(binding)
             yield SystemCommand(
                 binding.description,
                 binding.tooltip,  # what it does, in a few words; never the title again

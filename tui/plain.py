@@ -177,9 +177,18 @@ async def drive(interview: Interview, first: AsyncIterator[Event], reader: LineR
         action, text = reply if reply is not None else (None, "")
         if action is None:
             if not renderer.jsonl:
-                renderer.out.write(f"\nPaused. Resume with: rl-interview interview --resume {interview.session_id}\n")
+                renderer.out.write(_left(interview))
             return "paused"
         events = interview.submit(action, text)
+
+
+def _left(interview: Interview) -> str:
+    """What the candidate is told on leaving: how to resume, or that a session with nothing in it
+    is closed as empty (as it is once this process lets it go)."""
+    resume = f"rl-interview interview --resume {interview.session_id}"
+    if interview.kept_anything():
+        return f"\nPaused. Resume with: {resume}\n"
+    return f"\nLeft before sending anything: session {interview.session_id} is listed as empty ({resume} opens it).\n"
 
 
 class DrillRenderer(Renderer):

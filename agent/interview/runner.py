@@ -24,7 +24,7 @@ from langgraph.types import Command
 from agent.interview.events import Event, Prompted, QuestionDone, Recovered, Reply, SessionDone
 from agent.interview.graph import InterviewContext
 from agent.interview.report import build_report, export_report
-from agent.interview.sessions import SessionBusy, SessionDBError, SessionIndex, cut_to_nothing
+from agent.interview.sessions import ENDED, SessionBusy, SessionDBError, SessionIndex, cut_to_nothing
 from agent.planning import PlanRequest, choose_wordings, make_plan
 from agent.state import CandidateAction, InterviewInput, InterviewState
 from common.file_lock import file_lock
@@ -33,10 +33,6 @@ from common.settings import Lang, Settings
 if TYPE_CHECKING:
     from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
-
-ENDED = ("finished", "ended")
-"""The statuses of a session that is over (`ended`: the candidate ended it early)."""
-
 
 PROCESS_OWNER = uuid.uuid4().hex
 """Who holds the sessions this process drives (their leases in sessions.sqlite): one process, one
@@ -89,7 +85,7 @@ class Interview:
         self.index.take(self.session_id, PROCESS_OWNER)
         async for event in self._run(payload):
             if not listed:  # only once the first checkpoint exists, so a listed session can always resume
-                self.index.create(self.session_id, plan, lang, self.context.brain.name)
+                self.index.create(self.session_id, plan, lang, self.context.brain.name, request.kind)
                 listed = True
             yield event
 
@@ -136,9 +132,15 @@ class Interview:
             yield event
 
     def release(self) -> None:
-        """This process stops driving the session (left, paused, ended): another may resume it at once."""
+        """This process stops driving the session (left, paused, ended): another may resume it at
+        once. Left with nothing of the candidate's in it, it is closed as empty."""
         self.waiting = None
         self.index.release(self.session_id, PROCESS_OWNER)
+        self.index.close_if_empty(self.session_id)
+
+    def kept_anything(self) -> bool:
+        """Is anything of the candidate's in the session: a reply or a key sent, or a draft?"""
+        return self.index.kept_anything(self.session_id)
 
     def save_draft(self, text: str) -> None:
         """Keep the answer being written for the waiting turn (a front end calls this as it is typed)."""

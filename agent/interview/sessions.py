@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from agent.planning import Kind
 from common.errors import InputError
 from common.file_lock import file_lock
 
@@ -42,7 +43,24 @@ CREATE TABLE IF NOT EXISTS wordings (
     session_id TEXT NOT NULL, question TEXT NOT NULL, wording INTEGER NOT NULL, asked_at TEXT NOT NULL,
     PRIMARY KEY (session_id, question)
 );
+CREATE TABLE IF NOT EXISTS kinds (session_id TEXT PRIMARY KEY, kind TEXT NOT NULL);
 """
+# What a later release adds to a session goes into a table of its own, as `drafts`, `time_spent`,
+# `wordings` and `kinds` did: a file an earlier release wrote gets the table on opening, and an
+# earlier release still inserts its rows as before (a column added to `sessions` would break its
+# `INSERT INTO sessions VALUES`).
+
+
+ENDED = ("finished", "ended")
+"""The statuses of a session that is over (`ended`: the candidate ended it early)."""
+
+EMPTY = "empty"
+"""The status of a session left before the candidate sent or drafted anything: listed, but not
+offered to resume. Named, it still resumes; it is active again once it is taken or anything is kept."""
+
+_ACTIVE_AGAIN = "status = CASE status WHEN 'empty' THEN 'active' ELSE status END"
+_KEPT = "EXISTS (SELECT 1 FROM answers WHERE session_id=?) OR EXISTS (SELECT 1 FROM drafts WHERE session_id=?)"
+"""Is anything of the candidate's in the session (its id twice): a reply or a key sent, a draft."""
 
 
 class SessionDBError(InputError):
@@ -105,6 +123,8 @@ class SessionRow:
     lang: str
     brain: str
     average_depth: float | None
+    kind: Kind | None = None
+    """Interview or drill; None for a session an earlier release listed, until its saved state is read."""
 
     def as_dict(self) -> dict:
         return {
@@ -116,7 +136,12 @@ class SessionRow:
             "lang": self.lang,
             "brain": self.brain,
             "average_depth": self.average_depth,
+            "kind": self.kind,
         }
+
+    @property
+    def over(self) -> bool:
+        return self.status in ENDED
 
 
 def now() -> str:
@@ -157,12 +182,27 @@ class SessionIndex:
         with closing(self._connect()) as db:
             db.execute(sql, args)
 
-    def create(self, session_id: str, plan: list[str], lang: str, brain: str) -> None:
+    def _write_all(self, *statements: tuple[str, tuple]) -> None:
+        """Several writes as one: all of them, or none if the process dies in between."""
+        with closing(self._connect()) as db:
+            db.execute("BEGIN IMMEDIATE")
+            for sql, args in statements:
+                db.execute(sql, args)
+            db.execute("COMMIT")
+
+    def create(self, session_id: str, plan: list[str], lang: str, brain: str, kind: Kind = "interview") -> None:
         stamp = now()
-        self._write(
-            "INSERT INTO sessions VALUES (?, ?, ?, 'active', ?, ?, ?, NULL)",
-            (session_id, stamp, stamp, json.dumps(plan), lang, brain),
+        self._write_all(
+            (
+                "INSERT INTO sessions VALUES (?, ?, ?, 'active', ?, ?, ?, NULL)",
+                (session_id, stamp, stamp, json.dumps(plan), lang, brain),
+            ),
+            ("INSERT OR REPLACE INTO kinds VALUES (?, ?)", (session_id, kind)),
         )
+
+    def set_kind(self, session_id: str, kind: Kind) -> None:
+        """The kind of a session listed before the index kept kinds (read from its saved state)."""
+        self._write("INSERT OR REPLACE INTO kinds VALUES (?, ?)", (session_id, kind))
 
     def finish(self, session_id: str, status: str, average_depth: float | None) -> None:
         self._write(
@@ -172,14 +212,27 @@ class SessionIndex:
 
     def save_answer(self, session_id: str, turn: int, action: str, text: str) -> None:
         self._write("INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?, ?)", (session_id, turn, action, text, now()))
-        self._write("UPDATE sessions SET updated=? WHERE id=?", (now(), session_id))
+        self._write(f"UPDATE sessions SET updated=?, {_ACTIVE_AGAIN} WHERE id=?", (now(), session_id))
 
     def save_draft(self, session_id: str, turn: int, text: str) -> None:
         """The answer being written for `turn`, not sent yet (as durable as a sent one)."""
         if text.strip():
-            self._write("INSERT OR REPLACE INTO drafts VALUES (?, ?, ?, ?)", (session_id, turn, text, now()))
+            self._write_all(
+                ("INSERT OR REPLACE INTO drafts VALUES (?, ?, ?, ?)", (session_id, turn, text, now())),
+                (f"UPDATE sessions SET {_ACTIVE_AGAIN} WHERE id=?", (session_id,)),
+            )
         else:
             self.clear_draft(session_id)
+
+    def kept_anything(self, session_id: str) -> bool:
+        """Has the candidate sent anything in the session (a reply or a key) or drafted an answer?"""
+        with closing(self._connect()) as db:
+            return db.execute(f"SELECT {_KEPT}", (session_id, session_id)).fetchone()[0] == 1
+
+    def drafted(self, session_id: str) -> bool:
+        """Is an answer being written kept for the session (whichever its turn)?"""
+        with closing(self._connect()) as db:
+            return db.execute("SELECT 1 FROM drafts WHERE session_id=?", (session_id,)).fetchone() is not None
 
     def draft(self, session_id: str, turn: int) -> str | None:
         with closing(self._connect()) as db:
@@ -247,6 +300,7 @@ class SessionIndex:
                     "INSERT OR REPLACE INTO leases VALUES (?, ?, ?, ?, ?)",
                     (session_id, owner, os.getpid(), socket.gethostname(), now()),
                 )
+                db.execute(f"UPDATE sessions SET {_ACTIVE_AGAIN} WHERE id=?", (session_id,))  # driven again
                 db.execute("COMMIT")
             except BaseException:
                 db.execute("ROLLBACK")
@@ -263,16 +317,50 @@ class SessionIndex:
     def release(self, session_id: str, owner: str) -> None:
         self._write("DELETE FROM leases WHERE session_id=? AND owner=?", (session_id, owner))
 
+    def close_if_empty(self, session_id: str) -> bool:
+        """An active session that no live process drives, in which the candidate has sent nothing
+        (no answer, no key) and drafted nothing, becomes `empty`. Whether it did."""
+        with closing(self._connect()) as db:
+            db.execute("BEGIN IMMEDIATE")  # no answer or lease can come between the look and the change
+            try:
+                row = db.execute(
+                    "SELECT owner, pid, host, renewed FROM leases WHERE session_id=?", (session_id,)
+                ).fetchone()
+                closed = not (row and Lease(*row).alive()) and (
+                    db.execute(
+                        f"UPDATE sessions SET status=? WHERE id=? AND status='active' AND NOT ({_KEPT})",
+                        (EMPTY, session_id, session_id, session_id),
+                    ).rowcount
+                    == 1
+                )
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+        return closed
+
+    def close_abandoned(self) -> builtins.list[str]:  # `list` here is the method below
+        """Close as empty every session left with nothing in it (a kill kept it from being closed
+        as it was left). The ids closed."""
+        return [row.id for row in self.list() if row.status == "active" and self.close_if_empty(row.id)]
+
     def list(self) -> list[SessionRow]:
         with closing(self._connect()) as db:
-            rows = db.execute("SELECT * FROM sessions ORDER BY started DESC, rowid DESC").fetchall()
-        return [SessionRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], r[7]) for r in rows]
+            rows = db.execute(
+                "SELECT s.id, s.started, s.updated, s.status, s.plan, s.lang, s.brain, s.average_depth, k.kind "
+                "FROM sessions s LEFT JOIN kinds k ON k.session_id = s.id ORDER BY s.started DESC, s.rowid DESC"
+            ).fetchall()
+        return [SessionRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], r[7], r[8]) for r in rows]
 
     def get(self, session_id: str) -> SessionRow | None:
         return next((row for row in self.list() if row.id == session_id), None)
 
     def latest_unfinished(self) -> SessionRow | None:
-        return next((row for row in self.list() if row.status == "active"), None)
+        """The latest active session with something of the candidate's in it (a reply or a key
+        sent, a draft): one with nothing, open elsewhere or not yet closed, is not offered over it."""
+        with closing(self._connect()) as db:
+            kept = {sid for (sid,) in db.execute("SELECT session_id FROM answers UNION SELECT session_id FROM drafts")}
+        return next((row for row in self.list() if row.status == "active" and row.id in kept), None)
 
     def recent_questions(self, sessions: int = 3) -> builtins.list[str]:  # `list` here is the method above
         return [qid for row in self.list()[:sessions] for qid in row.plan]

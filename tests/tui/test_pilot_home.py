@@ -25,6 +25,7 @@ from tui_helpers import (
     wait_until,
 )
 
+from agent.labels import labels
 from agent.planning import PlanRequest, make_plan
 from tui.screens.history import HistoryScreen
 from tui.screens.home import HomeScreen, unfinished_line, unfinished_session
@@ -108,7 +109,7 @@ async def test_a_language_picked_by_keyboard_is_the_interview_s(make_app, bank):
         await settle(pilot)
         assert isinstance(app.screen, HomeScreen) and not lang.expanded
         assert lang.value == "zh"
-        assert "Start interview" in screen_text(app).splitlines()[-1]
+        assert "开始面试" in screen_text(app).splitlines()[-1], "Start interview, in the language just picked"
         await start(pilot)
         assert app.services.index.get("tui-0001").lang == "zh"
         assert interviewer_turns(app.screen)[0].raw == bank["infra-01"].prompt.zh
@@ -171,14 +172,20 @@ def test_home_counts_only_the_answers_the_candidate_typed(settings):
     index.create("s1", ["algo-07", "infra-01"], "en", "offline")
     for turn, action in enumerate(["answer", "hint", "answer", "repeat", "idk"]):
         index.save_answer("s1", turn, action, "PPO clips the ratio." if action == "answer" else "")
-    assert "2 answers saved" in unfinished_line(*unfinished_session(settings.sessions_db))
+    assert "2 answers saved" in unfinished_line(*unfinished_session(settings.sessions_db), labels("en"))
 
 
-def test_home_counts_one_question_in_the_singular(settings):
+def test_home_counts_one_question_in_the_singular_and_names_a_draft(settings):
+    """A session with only a draft in it is offered (nothing typed is lost), and says so."""
     from agent.interview.sessions import SessionIndex
 
-    SessionIndex(settings.sessions_db).create("s1", ["algo-05"], "en", "offline")
-    assert ": 1 question (algo-05), 0 answers saved." in unfinished_line(*unfinished_session(settings.sessions_db))
+    index = SessionIndex(settings.sessions_db)
+    index.create("s1", ["algo-05"], "en", "offline")
+    assert unfinished_session(settings.sessions_db) is None, "nothing in it yet"
+    index.save_draft("s1", 0, "GRPO drops the critic")
+    assert ": 1 question (algo-05), 0 answers saved and a draft not yet sent." in unfinished_line(
+        *unfinished_session(settings.sessions_db), labels("en")
+    )
 
 
 async def test_home_shows_the_topics_an_unfinished_session_scored(make_app, bank):
@@ -220,9 +227,9 @@ async def test_history_lists_sessions_and_opens_them(make_app, bank):
         await settle(pilot)
         table = app.screen.query_one("#sessions", DataTable)
         rows = [table.get_row_at(i) for i in range(table.row_count)]
-        assert [(r[0], r[2], r[3], r[4]) for r in rows] == [
-            ("tui-0002", "active", "2", "-"),
-            ("tui-0001", "finished", "1", "0.00"),
+        assert [(r[0], r[2], r[3], r[4], r[5], r[6]) for r in rows] == [
+            ("tui-0002", "interview", "en", "active", "2", "-"),
+            ("tui-0001", "interview", "en", "finished", "1", "0.00"),
         ]
         assert all(re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", r[1]) for r in rows)
         text = screen_text(app)
@@ -248,6 +255,26 @@ async def test_history_lists_sessions_and_opens_them(make_app, bank):
         assert app.screen.session.session_id == "tui-0002"
         assert interviewer_turns(app.screen)[0].raw == bank["infra-01"].prompt.en
         assert screen_names(app) == ["Screen", "HomeScreen", "InterviewScreen"]
+
+
+async def test_history_says_which_sessions_were_drills_and_in_which_language(make_app):
+    app = make_app(["algo-07"])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot)
+        async for _ in app.services.interview("drill-zh").start(PlanRequest(ids=["algo-07"], drill=True), "zh", 1):
+            pass
+        async for _ in app.services.interview("talk-en").start(PlanRequest(ids=["infra-01"]), "en", 3):
+            pass
+        await pilot.press("h")
+        await wait_until(pilot, lambda: isinstance(app.screen, HistoryScreen), "the history")
+        await settle(pilot)
+        table = app.screen.query_one("#sessions", DataTable)
+        headings = [str(column.label) for column in table.columns.values()]
+        shown = {row[0]: dict(zip(headings, row, strict=True)) for row in map(table.get_row_at, range(table.row_count))}
+        assert {sid: (cells["kind"], cells["lang"]) for sid, cells in shown.items()} == {
+            "drill-zh": ("drill", "zh"),
+            "talk-en": ("interview", "en"),
+        }
 
 
 async def test_escape_on_history_goes_home(make_app):

@@ -152,6 +152,53 @@ async def test_an_answer_being_written_survives_leaving_and_comes_back_on_resume
         assert index.draft("tui-0001", turn) is None
 
 
+async def test_a_session_left_before_anything_was_sent_is_empty_and_home_offers_the_older_one(make_app):
+    """The user trial: an interview left with 0 answers stayed `active` and Home offered it over an
+    older one with answers. Now it is listed as empty; named in History, it opens again."""
+    from textual.widgets import DataTable
+
+    from tui.screens.history import HistoryScreen
+
+    app = make_app(["algo-07", "infra-01"])
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await answer(pilot, CLIP_ANSWER)
+        await leave(pilot)
+        await start(pilot)  # tui-0002: left at its first question, nothing typed
+        await leave(pilot)
+        assert any("Nothing was sent in session tui-0002" in n.message for n in app._notifications)
+        assert [app.services.index.get(s).status for s in ("tui-0001", "tui-0002")] == ["active", "empty"]
+        offered = str(app.screen.query_one("#unfinished", Static).render())
+        assert "tui-0001" in offered and "tui-0002" not in offered
+
+        await pilot.press("h")
+        await wait_until(pilot, lambda: isinstance(app.screen, HistoryScreen), "the history")
+        await settle(pilot)
+        table = app.screen.query_one("#sessions", DataTable)
+        assert [(row[0], row[4]) for row in map(table.get_row_at, range(table.row_count))] == [
+            ("tui-0002", "empty"),
+            ("tui-0001", "active"),
+        ]
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, InterviewScreen), "the empty session, opened again")
+        await wait_until(pilot, lambda: interviewer_turns(app.screen), "its first question")
+        assert app.screen.session.session_id == "tui-0002"
+        assert interviewer_turns(app.screen)[0].label == "Question · 1/2 · algo-07"
+        assert app.services.index.get("tui-0002").status == "active"
+
+
+async def test_a_session_left_with_only_a_draft_in_it_is_offered_on_home(make_app):
+    app = make_app(["algo-07"])
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await paste(pilot, DRAFT)
+        await leave(pilot)  # keeps the draft first
+        assert app.services.index.get("tui-0001").status == "active"
+        offered = str(app.screen.query_one("#unfinished", Static).render())
+        assert "tui-0001" in offered and "0 answers saved and a draft not yet sent" in offered
+        assert any("Session tui-0001 saved" in n.message for n in app._notifications)
+
+
 def sent_answers(app, session_id: str = "tui-0001") -> list[str]:
     saved = (app.services.index.saved_answer(session_id, turn) for turn in range(20))
     return [text for action, text in filter(None, saved) if action == "answer"]

@@ -89,8 +89,11 @@ def sessions(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     from agent.interview.sessions import SessionIndex
 
     settings = load_settings()
-    rows = SessionIndex(settings.sessions_db).list()
-    if any(row.status != "active" and not report_exported(settings.reports_dir, row.id) for row in rows):
+    index = SessionIndex(settings.sessions_db)
+    index.close_abandoned()
+    rows = index.list()
+    unreported = any(row.over and not report_exported(settings.reports_dir, row.id) for row in rows)
+    if unreported or any(row.kind is None for row in rows):  # an earlier release's rows: read their kind
         rows = asyncio.run(_settled_rows(settings))
     if as_json:
         sys.stdout.write(json.dumps([r.as_dict() for r in rows], indent=2) + "\n")
@@ -99,7 +102,10 @@ def sessions(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
         typer.echo(f"No sessions yet in {settings.home}: start one with rl-interview.")
     for r in rows:
         depth = f"{r.average_depth:.2f}" if r.average_depth is not None else "-"
-        typer.echo(f"{r.id}  {r.started}  {r.status:<8}  avg depth {depth:>4}  {', '.join(r.plan)}")
+        typer.echo(
+            f"{r.id}  {r.started}  {r.kind or '-':<9}  {r.lang:<2}  {r.status:<8}  avg depth {depth:>4}  "
+            f"{', '.join(r.plan)}"
+        )
 
 
 async def _settled_rows(settings: Settings) -> list:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, TypeVar
 
 from textual import on
+from textual.binding import Binding
 from textual.screen import Screen
 from textual.worker import Worker
 
@@ -25,6 +26,11 @@ class AppScreen(Screen[ResultType]):
     def _tell_the_app(self, event: Worker.StateChanged) -> None:
         # The message stops at the screen that ran the worker; the App handles every worker's end.
         self.app.worker_state_changed(event)
+
+    def described(self, binding: Binding) -> Binding:
+        """A key as this screen's footer and the command palette describe it (a screen whose words
+        follow a language says it in that language)."""
+        return binding
 
     def worker_done(self, worker: Worker) -> None:
         """A worker of this screen finished, whichever way."""

@@ -30,10 +30,13 @@ class HistoryScreen(AppScreen):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("session", "date", "status", "questions", "avg depth")
+        # "depth" is the session's average: the table fits 80 columns with 12-character ids
+        table.add_columns("session", "date", "kind", "lang", "status", "questions", "depth")
         for row in self.app.services.index.list():
             depth = f"{row.average_depth:.2f}" if row.average_depth is not None else "-"
-            table.add_row(row.id, row.started.replace("T", " ")[:16], row.status, str(len(row.plan)), depth, key=row.id)
+            started = row.started.replace("T", " ")[:16]
+            cells = (row.id, started, row.kind or "-", row.lang, row.status, str(len(row.plan)), depth)
+            table.add_row(*cells, key=row.id)
         table.focus()
 
     def action_open(self) -> None:
@@ -44,7 +47,7 @@ class HistoryScreen(AppScreen):
         assert session_id is not None  # every row is added with its session's id as key
         row = self.app.services.index.get(session_id)
         self.app.pop_screen()
-        if row and row.status == "active":
+        if row and not row.over:  # active, or empty: left before anything was sent
             self.app.resume_session(session_id)
         else:
             from tui.screens.report import ReportScreen

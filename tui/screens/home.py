@@ -1,120 +1,175 @@
-"""Home: start (Enter, with the defaults), resume, history, and the candidate's topics at a glance."""
+"""Home: start (Enter, with the defaults), resume, history, and the candidate's topics at a glance.
+Its own words are in the language chosen on it, and change as soon as another one is picked."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
+from typing import cast
 
+from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import ActiveBinding, Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Header, Label, LoadingIndicator, Static
 
 from agent.interview.sessions import SessionDBError, SessionIndex, SessionRow
+from agent.labels import Labels, labels
 from agent.learner.past_reports import topic_averages
 from common.errors import InputError
+from common.settings import Lang
 from tui.screens.base import AppScreen
 from tui.widgets.choice import Choice, list_open
 
-LENGTHS = [(f"{n} questions", n) for n in (3, 6, 10, 15)]
-SECTIONS = [("both sections", "both"), ("algorithm", "algorithm"), ("infrastructure", "infrastructure")]
-LANGS = [("English", "en"), ("中文", "zh")]
+LENGTHS = (3, 6, 10, 15)
+LANGS = [("English", "en"), ("中文", "zh")]  # each language in its own words, whatever Home's
 
 
-def topic_summary(averages: dict[str, float], unfinished: bool) -> str:
+def lengths(say: Labels) -> list[tuple[str, int]]:
+    return [(say.counted("home_questions", n), n) for n in LENGTHS]
+
+
+def sections(say: Labels) -> list[tuple[str, str]]:
+    return [(say("home_both_sections"), "both")] + [
+        (say.name("sections", section), section) for section in ("algorithm", "infrastructure")
+    ]
+
+
+def topic_summary(averages: dict[str, float], unfinished: bool, say: Labels) -> str:
     """The candidate's strongest and weakest topics (`topic_averages`), at a glance."""
     if not averages:
-        return (
-            "No finished session yet: your strong and weak topics will show here as questions are scored."
-            if unfinished
-            else "No sessions yet: your strong and weak topics will show here."
-        )
+        return say("home_no_finished" if unfinished else "home_no_sessions")
     ranked = sorted(averages.items(), key=lambda kv: -kv[1])
-    strong = ", ".join(f"{t} {d:.1f}" for t, d in ranked[:3] if d >= 2.5) or "none yet"
-    weak = ", ".join(f"{t} {d:.1f}" for t, d in reversed(ranked[-3:]) if d < 2.5) or "none"
-    return f"[b]Strong:[/b] {strong}\n[b]Weak:[/b] {weak}"
+    strong = ", ".join(f"{t} {d:.1f}" for t, d in ranked[:3] if d >= 2.5) or say("home_none_yet")
+    weak = ", ".join(f"{t} {d:.1f}" for t, d in reversed(ranked[-3:]) if d < 2.5) or say("home_none")
+    return f"[b]{say.listing('home_strong')}[/b] {strong}\n[b]{say.listing('home_weak')}[/b] {weak}"
 
 
-def unfinished_session(sessions_db: Path) -> tuple[SessionRow, int] | None:
-    """The session waiting to be resumed, if any, and how many answers the candidate typed in it."""
+def unfinished_session(sessions_db: Path) -> tuple[SessionRow, int, bool] | None:
+    """The session waiting to be resumed, if any: how many answers the candidate typed in it, and
+    whether an answer being written is kept (a session with nothing in it is not offered)."""
     if not sessions_db.exists():
         return None
     try:
         index = SessionIndex(sessions_db)
         row = index.latest_unfinished()
-        return (row, index.answers_saved(row.id)) if row else None
+        return (row, index.answers_saved(row.id), index.drafted(row.id)) if row else None
     except SessionDBError:
         return None  # named where the sessions are listed (History, `rl-interview sessions`)
 
 
-def counted(n: int, noun: str) -> str:
-    """A count in words: 1 question, 2 questions."""
-    return f"{n} {noun}{'s' * (n != 1)}"
-
-
-def unfinished_line(row: SessionRow, saved: int) -> str:
+def unfinished_line(row: SessionRow, saved: int, drafted: bool, say: Labels) -> str:
     """The session waiting to be resumed: when it started, how far it got, and the key."""
-    started = row.started.replace("T", " ")[:16]
-    return (
-        f"[b]Unfinished session[/b] {row.id}, started {started} UTC: {counted(len(row.plan), 'question')} "
-        f"({', '.join(row.plan)}), {counted(saved, 'answer')} saved. Press [b]R[/b] to resume it."
+    return say(
+        "home_unfinished",
+        heading=f"[b]{say.name('home_unfinished_heading', row.kind or 'interview')}[/b]",
+        session_id=row.id,
+        started=row.started.replace("T", " ")[:16],
+        questions=say.counted("home_questions", len(row.plan)),
+        plan=", ".join(row.plan),
+        answers=say.counted("home_answers", saved),
+        draft=say("home_and_a_draft") if drafted else "",
+        shortcut="[b]R[/b]",
     )
+
+
+def home_key(key: str, action: str, priority: bool = False) -> Binding:
+    say = labels("en")  # the footer says them in the language chosen on Home: `described`
+    tip = say.name("home_key_tips", action)
+    return Binding(key, action, say.name("home_keys", action), tooltip=tip, priority=priority)
 
 
 class HomeScreen(AppScreen):
     BINDINGS = [
-        Binding(
-            "enter",
-            "start",
-            "Start interview",
-            tooltip="Begin an interview with the length, sections and language chosen here",
-            priority=True,
-        ),
-        Binding("r", "resume", "Resume", tooltip="Go on with the latest unfinished session where it stopped"),
-        Binding("h", "history", "History", tooltip="Past sessions: open a report, or resume one"),
-        Binding(
-            "d", "drill", "Drill weak spots", tooltip="Practise what you missed: due questions first, then weak topics"
-        ),
-        Binding("l", "library", "Library", tooltip="Browse the questions, their rubrics and notes; search the notes"),
+        home_key("enter", "start", priority=True),
+        home_key("r", "resume"),
+        home_key("h", "history"),
+        home_key("d", "drill"),
+        home_key("l", "library"),
     ]
     PALETTE = BINDINGS
+
+    @property
+    def say(self) -> Labels:
+        return labels(self.app.lang)
 
     def compose(self) -> ComposeResult:
         app = self.app
         yield Header()
         with Vertical(id="home"):
-            yield Static(
-                "[b]rl-interview[/b]  a mock interviewer for RL post-training and infrastructure roles", id="title"
-            )
-            yield Static("Press [b]Enter[/b] to start an interview with these settings.", id="intro")
+            yield Static(id="title")
+            yield Static(id="intro")
             yield Static(id="unfinished")
             with Horizontal(id="options"):
                 yield Choice(
-                    LENGTHS,
-                    value=app.request.questions if app.request.questions in (3, 6, 10, 15) else 6,
+                    lengths(self.say),
+                    value=app.request.questions if app.request.questions in LENGTHS else 6,
                     allow_blank=False,
                     id="length",
                 )
-                yield Choice(SECTIONS, value=app.request.section, allow_blank=False, id="section")
+                yield Choice(sections(self.say), value=app.request.section, allow_blank=False, id="section")
                 yield Choice(LANGS, value=app.lang, allow_blank=False, id="lang")
             with Horizontal(id="loading"):
                 yield LoadingIndicator()
-                yield Label("loading the interviewer…", id="loading-label")
+                yield Label(id="loading-label")
             yield Static(id="topics")
         yield Footer()
+
+    def described(self, binding: Binding) -> Binding:
+        """Home's keys, and the app's in Home's footer, described in the language chosen here."""
+        names = self.say.table("home_keys")
+        if binding.action not in names:
+            return binding
+        return replace(
+            binding, description=names[binding.action], tooltip=self.say.name("home_key_tips", binding.action)
+        )
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        """As Textual has them, described as `described` says (the footer shows these)."""
+        shown = {}
+        for key, active in super().active_bindings.items():
+            binding = self.described(active.binding)
+            shown[key] = active._replace(binding=binding, tooltip=binding.tooltip)
+        return shown
+
+    def _speak(self) -> None:
+        """Home's own words, in the language chosen now."""
+        say = self.say
+        self.sub_title = say("app_subtitle")
+        self.query_one("#title", Static).update(f"[b]rl-interview[/b]  {say('home_tagline')}")
+        self.query_one("#intro", Static).update(say("home_intro", shortcut="[b]Enter[/b]"))
+        failure = self.app.load_failure
+        loading = f"[red]{say('home_load_failed')}[/] {failure}" if failure else say("home_loading")
+        self.query_one("#loading-label", Label).update(loading)
+        self._show_sessions()
+        self.refresh_bindings()  # the footer describes the keys anew
+
+    @on(Choice.Changed, "#lang")
+    def _language_chosen(self, event: Choice.Changed) -> None:
+        if event.value == self.app.lang:
+            return
+        self.app.lang = cast(Lang, event.value)  # a drill or the library opened from here speaks it too
+        for choice, options in (
+            (self.query_one("#length", Choice), lengths(self.say)),
+            (self.query_one("#section", Choice), sections(self.say)),
+        ):
+            chosen = choice.value
+            choice.set_options(options)
+            choice.value = chosen
+        self._speak()
 
     def _loaded(self, failure: str | None) -> None:
         if failure is None:
             self.query_one("#loading").display = False
-            self._show_sessions()  # the profile can be read now
-        else:
-            self.query_one("#loading-label", Label).update(f"[red]could not load the interviewer:[/] {failure}")
+        self._speak()  # the profile can be read now, or why the interviewer failed is told
 
     def on_mount(self) -> None:
         if self.app.ready or self.app.load_failure:
             self._loaded(self.app.load_failure)
         else:
             self.app.loaded.subscribe(self, self._loaded)
-        self._show_sessions()
+            self._speak()
 
     def on_screen_resume(self) -> None:
         self._show_sessions()
@@ -123,11 +178,11 @@ class HomeScreen(AppScreen):
         """The unfinished session and the candidate's topics, as the stores have them now."""
         unfinished = unfinished_session(self.app.settings.sessions_db)
         shown = self.query_one("#unfinished", Static)
-        shown.update(unfinished_line(*unfinished) if unfinished else "")
+        shown.update(unfinished_line(*unfinished, self.say) if unfinished else "")
         shown.display = unfinished is not None
         so_far = [self._scored_so_far(unfinished[0].id)] if unfinished and self.app.ready else []
         averages = topic_averages(self.app.settings.reports_dir, so_far)
-        self.query_one("#topics", Static).update(topic_summary(averages, unfinished is not None))
+        self.query_one("#topics", Static).update(topic_summary(averages, unfinished is not None, self.say))
 
     def _scored_so_far(self, session_id: str) -> dict[str, float]:
         """The topics of an unfinished session's questions scored so far: the profile records each

@@ -346,8 +346,10 @@ class InterviewScreen(AppScreen):
 
         def leave(confirmed: bool | None) -> None:
             if confirmed:
+                # the draft is kept by now: a session with only a draft in it is resumable
+                left = "left_saved" if self.session.kept_anything() else "left_empty"
                 self.app.pop_screen()
-                self.app.notify(self.say("left_saved", session_id=self.session.session_id))
+                self.app.notify(self.say(left, session_id=self.session.session_id))
 
         await self.app.push_screen(
             ConfirmScreen(self.say("leave_question"), self.say("confirm_yes"), self.say("confirm_no")), leave

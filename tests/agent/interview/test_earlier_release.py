@@ -10,10 +10,14 @@ and the cue-only judge, as tests run:
 
 import json
 import shutil
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
 from agent_helpers import parse_jsonl, reply_bytes, run_cli
+
+from agent.interview.sessions import SessionIndex
 
 FIXTURE = Path(__file__).parent / "fixtures" / "release-2026-12-02"
 EARLIER_ANSWER = "PPO clips the probability ratio between the new and the old policy"
@@ -36,6 +40,36 @@ def test_the_session_list_and_the_profile_load(home):
     }
     progress = run_cli(home, "progress", "--json")
     assert progress.returncode == 0, progress.stderr.decode()
+
+
+def test_its_sessions_are_listed_with_the_kind_their_saved_request_gives(home):
+    """That release kept no kind in the index: it is read from each session's saved request, once."""
+    rows = json.loads(run_cli(home, "sessions", "--json").stdout)
+    assert {row["id"]: (row["kind"], row["lang"]) for row in rows} == {
+        "29142704682c": ("interview", "en"),
+        "b8d81c2864d1": ("interview", "en"),
+    }
+    assert {row.id: row.kind for row in SessionIndex(home / "sessions.sqlite").list()} == {
+        "29142704682c": "interview",
+        "b8d81c2864d1": "interview",
+    }, "kept, so the next listing need not read the checkpoints again"
+    lines = run_cli(home, "sessions").stdout.decode().splitlines()
+    assert all(line.split()[2:4] == ["interview", "en"] for line in lines) and len(lines) == 2
+
+
+def test_that_release_still_lists_sessions_in_an_index_this_release_opened(home):
+    """Opening the index adds what this release keeps without changing the table that release
+    writes, so its own insert still works after an upgrade was tried and undone."""
+    SessionIndex(home / "sessions.sqlite")
+    with closing(sqlite3.connect(home / "sessions.sqlite")) as db:
+        db.execute(
+            "INSERT INTO sessions VALUES (?, ?, ?, 'active', ?, ?, ?, NULL)",
+            ("0123456789ab", "2026-12-03T08:00:00+00:00", "2026-12-03T08:00:00+00:00", '["algo-01"]', "zh", "offline"),
+        )
+        db.commit()
+    rows = {row.id: row for row in SessionIndex(home / "sessions.sqlite").list()}
+    assert set(rows) == {"0123456789ab", "29142704682c", "b8d81c2864d1"}
+    assert (rows["0123456789ab"].lang, rows["0123456789ab"].kind) == ("zh", None)
 
 
 def test_a_paused_session_resumes_at_its_follow_up_and_ends_with_both_answers(home):
