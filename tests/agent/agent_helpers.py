@@ -184,3 +184,14 @@ class GraphDriver:
 
     def assessments(self) -> list[dict[str, Any]]:
         return [e for e in self.events if e["type"] == "assessment"]
+
+
+def services(settings, notes_retriever):
+    """The app's services on the test's home, with the in-memory notes retriever."""
+    from agent.app import open_services
+
+    return open_services(settings, retriever=notes_retriever)
+
+
+async def collect(events) -> list:
+    return [event async for event in events]

@@ -10,30 +10,13 @@ import subprocess
 import time
 
 import pytest
-from agent_helpers import cli_env, parse_jsonl, reply_bytes, rl_interview, run_cli
+from agent_helpers import cli_env, collect, parse_jsonl, reply_bytes, rl_interview, run_cli, services
 
 from agent.interview.sessions import SessionIndex
 from agent.planning import PlanRequest
 from agent.state import CandidateAction
 
 CLIP = "PPO clips the probability ratio to 1 - epsilon and 1 + epsilon, because it keeps the update small."
-
-
-@pytest.fixture
-def settings(agent_home):
-    from common.settings import load_settings
-
-    return load_settings()
-
-
-def services(settings, notes_retriever):
-    from agent.app import open_services
-
-    return open_services(settings, retriever=notes_retriever)
-
-
-async def collect(events) -> list:
-    return [event async for event in events]
 
 
 async def started(svc, session_id: str, question: str = "algo-07"):
@@ -97,18 +80,23 @@ async def test_a_session_open_in_a_live_process_is_not_closed_by_the_listing(set
         assert (row["id"], row["status"]) == ("open-here", "active")
 
 
+def plain_jsonl(home, question: str) -> subprocess.Popen:
+    """A plain JSONL interview on one question, left running for the test to drive or kill."""
+    return subprocess.Popen(
+        [*rl_interview(), "interview", "--plain", "--jsonl", "--question", question],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=cli_env(home),
+    )
+
+
 def test_a_session_killed_before_anything_was_sent_is_closed_at_the_next_listing(agent_home):
     """A kill leaves its lease to a dead process and no one to close it: the next `sessions` (or
     any start) does, and `--resume` then offers the older session with an answer."""
     paused = run_cli(agent_home, "interview", "--plain", "--jsonl", "--question", "infra-01", stdin=reply_bytes(CLIP))
     assert paused.returncode == 0, paused.stderr.decode()
-    proc = subprocess.Popen(
-        [*rl_interview(), "interview", "--plain", "--jsonl", "--question", "algo-07"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        env=cli_env(agent_home),
-    )
+    proc = plain_jsonl(agent_home, "algo-07")
     assert json.loads(proc.stdout.readline())["type"] == "ask"  # listed, and waiting for the first answer
     proc.kill()
     proc.wait(timeout=30)
@@ -135,13 +123,7 @@ def test_the_plain_front_end_says_a_session_left_with_nothing_is_empty(agent_hom
 def test_a_session_killed_with_only_a_draft_in_it_stays_resumable(agent_home):
     """A line typed and not yet sent is kept as a draft: the session is not empty, and resumes with it."""
     index = SessionIndex(agent_home / "sessions.sqlite")
-    proc = subprocess.Popen(
-        [*rl_interview(), "interview", "--plain", "--jsonl", "--question", "infra-01"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        env=cli_env(agent_home),
-    )
+    proc = plain_jsonl(agent_home, "infra-01")
     assert json.loads(proc.stdout.readline())["type"] == "ask"
     proc.stdin.write(b"Expert parallelism places experts on GPUs\n")  # no empty line: not sent
     proc.stdin.flush()

@@ -14,11 +14,13 @@ from agent_helpers import (
     INTERVIEWER_EVENTS,
     answer_for_levels,
     cli_env,
+    collect,
     keyword_list,
     parse_jsonl,
     reply_bytes,
     rl_interview,
     run_cli,
+    services,
     zh_answer_for_levels,
 )
 
@@ -36,25 +38,6 @@ EVENT_KEYS = {
 
 
 # --- the runner, in process ------------------------------------------------------------------
-
-
-@pytest.fixture
-def settings(agent_home):
-    from common.settings import load_settings
-
-    settings = load_settings()
-    assert settings.home == agent_home
-    return settings
-
-
-def services(settings, notes_retriever):
-    from agent.app import open_services
-
-    return open_services(settings, retriever=notes_retriever)
-
-
-async def collect(events) -> list:
-    return [event async for event in events]
 
 
 async def test_interview_start_submit_finish_and_index(settings, notes_retriever, bank):

@@ -11,7 +11,7 @@ import asyncio
 import json
 
 import pytest
-from agent_helpers import run_cli
+from agent_helpers import collect, run_cli, services
 
 from agent.interview.events import SessionDone
 from agent.interview.sessions import SessionIndex
@@ -23,23 +23,6 @@ PLAN = ["algo-07"]
 
 class Killed(Exception):
     """Stands for the process dying at a chosen point."""
-
-
-@pytest.fixture
-def settings(agent_home):
-    from common.settings import load_settings
-
-    return load_settings()
-
-
-def services(settings, notes_retriever):
-    from agent.app import open_services
-
-    return open_services(settings, retriever=notes_retriever)
-
-
-async def collect(events) -> list:
-    return [event async for event in events]
 
 
 async def started(svc):

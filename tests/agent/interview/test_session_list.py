@@ -7,28 +7,10 @@ import json
 import sqlite3
 from contextlib import closing
 
-import pytest
-from agent_helpers import run_cli
+from agent_helpers import collect, run_cli, services
 
 from agent.interview.sessions import SessionIndex
 from agent.planning import PlanRequest
-
-
-@pytest.fixture
-def settings(agent_home):
-    from common.settings import load_settings
-
-    return load_settings()
-
-
-def services(settings, notes_retriever):
-    from agent.app import open_services
-
-    return open_services(settings, retriever=notes_retriever)
-
-
-async def collect(events) -> list:
-    return [event async for event in events]
 
 
 def listed_line(output: bytes, session_id: str) -> list[str]:
