@@ -90,12 +90,14 @@ def shown_words(question: Question, evidence: Evidence, limit: int = 160) -> str
 
 
 def _clauses(sentence: str) -> list[str]:
-    """The sentence split at its clause breaks, never inside brackets: "H(p,q) = H(p) + KL" stays whole."""
+    """The sentence split at its clause breaks, never inside brackets ("H(p,q) = H(p) + KL" stays
+    whole) nor at 、, which lists items inside one clause ("把参数、梯度和优化器状态都切分" was quoted
+    as "把参数")."""
     pieces, start, depth = [], 0, 0
     for i, ch in enumerate(sentence):
         depth += ch in "([{（"
         depth -= ch in ")]}）" and depth > 0
-        if depth == 0 and ch in ",;:，；：、" and (ch not in ",:" or sentence[i + 1 : i + 2] in (" ", "")):
+        if depth == 0 and ch in ",;:，；：" and (ch not in ",:" or sentence[i + 1 : i + 2] in (" ", "")):
             pieces.append(sentence[start : i + 1])
             start = i + 1
     pieces.append(sentence[start:])

@@ -169,6 +169,9 @@ def test_a_quote_is_the_clause_that_carries_the_claim():
         == "if the advantage is positive"
     )
     assert claim_quote("Hi! Thanks, good question.") is None
+    # 、 lists items inside a clause: "ZeRO-3 或者 FSDP 把参数" was quoted (a user trial)
+    listed = "ZeRO-3 或者 FSDP 把参数、梯度和优化器状态都切分到各个卡上，所以每张卡只存 1/N。"
+    assert claim_quote(listed, ["zero-3"]) == "ZeRO-3 或者 FSDP 把参数、梯度和优化器状态都切分到各个卡上"
 
 
 def test_a_long_quote_is_cut_at_a_word_boundary():
