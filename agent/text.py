@@ -176,6 +176,25 @@ def states(sentence: str) -> bool:
     return _says(sentence, EXPLAIN, PLAIN_VERB)
 
 
+FIGURE = re.compile(
+    r"(?<![a-z\-_.0-9])[0-9０-９]|\d(?:\.\d+)?[bmk](?![a-z])|[=≈≤≥∝^√]|\b(?:sqrt|exp|log)\s*\(|"
+    r"\b(?:zero|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+    r"twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundreds?|thousands?|millions?|billions?|dozens?|"
+    r"half|twice|double|doubles|triple|tenth|quarter|third|percent|single-digit|quadratic(?:ally)?|"
+    r"linear(?:ly)?)\b|\border of magnitude|\btens of\b|\ba few\b|\bfraction of\b|\bmost of the\b|\bone[- ]step\b|\b(?:under|within) a second\b|"
+    r"[二两三四五六七八九十百千万亿]个|[一二两三四五六七八九十百千万亿半几][^\s，。；,.;]{0,2}?"
+    r"(?:倍|成|步|次|层|张|卡|块|秒|毫秒|小时|天|轮|位|字节|%|％)|几[十百千万个]|分之|大部分|大多数|翻倍|减半|一半|百万|数量级|个位数|零点"
+)
+"""A number, spelled or written, or a formula: what a point that *is* its figures needs. Digits
+inside a name (Qwen3, H800, k3, Llama-3) are not figures."""
+
+
+def gives_figure(sentence: str) -> bool:
+    """Does the sentence give a figure or a formula? "Thinking Machines wrote a blog post about it"
+    names where the figures are and gives none."""
+    return bool(FIGURE.search(sentence.lower()))
+
+
 def _says(sentence: str, *verbs: re.Pattern[str]) -> bool:
     text = sentence.lower()
     said = any(v.search(text) for v in verbs)

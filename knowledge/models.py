@@ -143,6 +143,9 @@ class KeyPoint(_Strict):
     statement_zh: str | None = None
     """The statement in Chinese, shown in a Chinese session's review and report (the judge reads the
     English one)."""
+    figures: bool = False
+    """The point is its figures (numbers, a formula): a sentence that gives none does not show it,
+    whatever it names ("Thinking Machines wrote a blog post about it")."""
 
     def statement_in(self, lang: str) -> str:
         return in_language(self.statement, self.statement_zh, lang)

@@ -58,6 +58,8 @@ wordings: []
 # probe: the follow-up the interviewer asks when the point is missing.
 # part (with parts): the id of the part it answers. hints (optional): up to three, from a gentle
 #   nudge to an almost-answer; none states the point outright.
+# figures (optional, true or false): the point is its numbers or a formula, so a sentence that gives
+#   none (only names a paper) does not show it.
 # sources (optional): where a fact can be checked: an arXiv id (arXiv:2402.03300), a URL, or code
 #   pinned to a commit (owner/repo:path@commit), each with what it supports.
 key_points:
@@ -109,6 +111,7 @@ key_points:
   - id: expert-detail
     level: 4
     statement: "TODO: a figure, a derivation or a recent variant an expert would know."
+    # figures: true
     cues:
       en: ["TODO expert phrase"]
       zh: ["TODO 专家短语"]

@@ -16,7 +16,7 @@ import numpy as np
 from agent.judge.misattribution import misattributions_in
 from agent.judge.siblings import names_a_sibling_instead
 from agent.state import Evidence, MisconceptionHit
-from agent.text import asserts, explains, find_cue, normalise, size, states
+from agent.text import asserts, explains, find_cue, gives_figure, normalise, size, states
 from knowledge.facts import misattributions
 from knowledge.models import KeyPoint, Question
 
@@ -51,6 +51,16 @@ def dismisses(sentence: str) -> bool:
 def waves_away(point: KeyPoint, sentence: str) -> bool:
     """Does the sentence dismiss what a point that dismisses nothing itself says?"""
     return dismisses(sentence) and not DISMISSAL.search(" | ".join([point.statement, *point.cues.all()]).lower())
+
+
+def cannot_show(point: KeyPoint, sentence: str) -> bool:
+    """Whatever it reads like, the sentence does not show the point: it names a sibling of the
+    point's subject instead, waves the point away, or names where the point's figures are without one."""
+    return (
+        names_a_sibling_instead(point, sentence)
+        or waves_away(point, sentence)
+        or (point.figures and not gives_figure(sentence))
+    )
 
 
 @dataclass(frozen=True)
@@ -125,11 +135,7 @@ def _by_cues(question: Question, sentence: str) -> SentenceClaims:
         if not cue:
             continue
         out.mentioned = True
-        if (
-            (kp.level == 1 or explanatory)
-            and not names_a_sibling_instead(kp, sentence)
-            and not waves_away(kp, sentence)
-        ):
+        if (kp.level == 1 or explanatory) and not cannot_show(kp, sentence):
             out.points.append(PointClaim(kp.id, kp.level, sentence, "cue", cue=cue))
     out.misconceptions = [
         WrongClaim(w.id, sentence, "cue") for w in question.misconceptions if asserts(sentence, w.cues.all())
@@ -211,14 +217,7 @@ def _apply_levels_and_cues(question: Question, claims: SentenceClaims) -> None:
             claims.points.append(dataclasses.replace(cue_claim, strength=round(p, 3)))
             if claims.near_miss is not None and claims.near_miss.key_point == cue_claim.key_point:
                 claims.near_miss = None  # the cue made it
-    claims.points = [
-        c
-        for c in claims.points
-        if not (
-            names_a_sibling_instead(question.key_point(c.key_point), sentence)
-            or waves_away(question.key_point(c.key_point), sentence)
-        )
-    ]
+    claims.points = [c for c in claims.points if not cannot_show(question.key_point(c.key_point), sentence)]
     named = {w.misconception for w in claims.misconceptions}
     claims.misconceptions += [w for w in cued.misconceptions if w.misconception not in named]
     # Naming a point's cue is recall only where the head does not rule the point out: "my mornings
