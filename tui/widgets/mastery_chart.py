@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from textual.widgets import Static
 
+from agent.learner.profile import weakest_first
 from agent.learner.progress import TrendPoint
 from tui.progress_view import bar
 
@@ -26,7 +27,7 @@ class MasteryChart(Static):
         if not mastery:
             self.update("No answers yet: your mastery per topic and its trend will show here.")
             return
-        weakest = sorted(mastery.items(), key=lambda kv: (kv[1], kv[0]))[:rows]
+        weakest = weakest_first(mastery)[:rows]
         lines = [f"[b]Mastery[/b], weakest first  ·  due today {due_today}, within 7 days {due_week}"]
         lines += [f"{topic:<18} {bar(value)} {value * 100:>3.0f}%" for topic, value in weakest]
         lines.append(
