@@ -30,9 +30,13 @@ class MasteryChart(Static):
         weakest = weakest_first(mastery)[:rows]
         lines = [f"[b]Mastery[/b], weakest first  ·  due today {due_today}, within 7 days {due_week}"]
         lines += [f"{topic:<18} {bar(value)} {value * 100:>3.0f}%" for topic, value in weakest]
-        lines.append(
-            f"[b]Trend[/b] {trend[0].day} {sparkline([p.mastery for p in trend])} {trend[-1].day}"
-            if trend
-            else "[b]Trend[/b] -"
-        )
+        lines.append(f"[b]Trend[/b] {trend_line(trend)}")
         self.update("\n".join(lines))
+
+
+def trend_line(trend: list[TrendPoint]) -> str:
+    """The sparkline between the first and the last day; a single day is named once."""
+    if not trend:
+        return "-"
+    spark = sparkline([p.mastery for p in trend])
+    return f"{trend[0].day} {spark}" if len(trend) == 1 else f"{trend[0].day} {spark} {trend[-1].day}"
