@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -44,7 +44,12 @@ class SessionReport(BaseModel):
 
     @property
     def average_depth(self) -> float | None:
-        return sum(q.depth for q in self.questions) / len(self.questions) if self.questions else None
+        return average_depth(self.questions)
+
+
+def average_depth(summaries: Sequence[QuestionSummary]) -> float | None:
+    """The mean depth of the questions closed so far (None before the first)."""
+    return sum(s.depth for s in summaries) / len(summaries) if summaries else None
 
 
 def session_topics(scored: Iterable[tuple[str, int]], bank: Bank) -> dict[str, float]:
