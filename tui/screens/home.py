@@ -39,9 +39,13 @@ def topic_summary(ranked: list[tuple[str, float]], mastered: float, unfinished: 
     weakest first, as Drill and `rl-interview progress` show it; a topic below `mastered` is weak."""
     if not ranked:
         return say("home_no_finished" if unfinished else "home_no_sessions")
-    strong = ", ".join(f"{t} {m:.0%}" for t, m in reversed(ranked[-3:]) if m >= mastered) or say("home_none_yet")
-    weak = ", ".join(f"{t} {m:.0%}" for t, m in ranked[:3] if m < mastered) or say("home_none")
-    return f"[b]{say.listing('home_strong')}[/b] {strong}\n[b]{say.listing('home_weak')}[/b] {weak}"
+    sep = say("list_separator")
+    strong = sep.join(f"{say.topic(t)} {m:.0%}" for t, m in reversed(ranked[-3:]) if m >= mastered)
+    weak = sep.join(f"{say.topic(t)} {m:.0%}" for t, m in ranked[:3] if m < mastered)
+    return (
+        f"[b]{say.listing('home_strong')}[/b] {strong or say('home_none_yet')}\n"
+        f"[b]{say.listing('home_weak')}[/b] {weak or say('home_none')}"
+    )
 
 
 def unfinished_session(sessions_db: Path) -> tuple[SessionRow, int, bool] | None:
@@ -135,7 +139,7 @@ class HomeScreen(AppScreen):
     def _speak(self) -> None:
         """Home's own words, in the language chosen now."""
         say = self.say
-        self.sub_title = say("app_subtitle")
+        self.app.sub_title = say("app_subtitle")  # the screens opened from here say it too
         self.query_one("#title", Static).update(f"[b]rl-interview[/b]  {say('home_tagline')}")
         self.query_one("#intro", Static).update(say("home_intro", shortcut="[b]Enter[/b]"))
         failure = self.app.load_failure

@@ -245,7 +245,7 @@ class InterviewScreen(AppScreen):
         question = self.app.services.bank[event.question]
         transcript.add_interviewer(event.text, self._label(event.speaker, event.number, event.of, question.id))
         side.number, side.of, side.question = event.number, event.of, question.id
-        side.section, side.topics = question.section.value, ", ".join(question.topics)
+        side.section, side.topics = question.section.value, self.say.topics(question.topics)
         side.follow_ups = event.follow_ups
         if event.opens_question:
             side.depth = None
