@@ -4,6 +4,7 @@ room's panel and notes) in the session's language, from `prompts/labels.yaml`. T
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
@@ -22,9 +23,9 @@ class Labels:
         """A label that opens a list ("Shown:", "答到的：")."""
         return self(key) + self("colon")
 
-    def columns(self) -> list[str]:
-        """The headings of the report's table of questions."""
-        return [str(c) for c in self._words["table_columns"]]
+    def columns(self, key: str) -> list[str]:
+        """The headings of a table: the report's questions ("table_columns"), History's sessions..."""
+        return [str(c) for c in self._words[key]]
 
     def depth_name(self, depth: int) -> str:
         return str(self._words["depth_names"][depth])
@@ -49,8 +50,22 @@ class Labels:
         """One of the tables of words (statuses, speakers, Home's keys), whole."""
         return {key: str(word) for key, word in self._words[name].items()}
 
+    def aside(self, text: str) -> str:
+        """A remark after a sentence, brackets and spacing included: " (level 2)", "（第 2 层）" (a
+        Chinese sentence ends in 。, which wants no space after it)."""
+        return self("aside", text=text)
+
     def level(self, level: int, hinted: bool = False) -> str:
-        return self("level_with_hint" if hinted else "level", level=level)
+        """A key point's level, as an aside after its statement."""
+        return self.aside(self("level_with_hint" if hinted else "level", level=level))
+
+    def topic(self, topic: str) -> str:
+        """A topic as this language names it (the bank's id where the table lacks it)."""
+        return self.name("topic_names", topic)
+
+    def topics(self, topics: Iterable[str]) -> str:
+        """Topics named and listed: "ppo, kl", "PPO、KL 散度"."""
+        return self("list_separator").join(map(self.topic, topics))
 
 
 @cache

@@ -6,6 +6,8 @@ from __future__ import annotations
 import textwrap
 from datetime import date
 
+from rich.cells import cell_len
+
 from agent.learner.progress import ProgressReport, TrendPoint
 
 WIDTH = 80
@@ -38,6 +40,11 @@ def trend_chart(points: list[TrendPoint], width: int = WIDTH, height: int = CHAR
     figure.ruler("x").ticks([xs[i] for i in ticks], [points[i].day[5:] for i in ticks])
     figure.title("mastery % over time (UTC days)")
     return plotext.uncolorize(str(figure.build())).rstrip()
+
+
+def padded(text: str, width: int) -> str:
+    """`text` padded with spaces to `width` terminal cells (a Chinese character takes two)."""
+    return text + " " * (width - cell_len(text))
 
 
 def bar(value: float, width: int = 20) -> str:

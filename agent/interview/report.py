@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -44,7 +44,12 @@ class SessionReport(BaseModel):
 
     @property
     def average_depth(self) -> float | None:
-        return sum(q.depth for q in self.questions) / len(self.questions) if self.questions else None
+        return average_depth(self.questions)
+
+
+def average_depth(summaries: Sequence[QuestionSummary]) -> float | None:
+    """The mean depth of the questions closed so far (None before the first)."""
+    return sum(s.depth for s in summaries) / len(summaries) if summaries else None
 
 
 def session_topics(scored: Iterable[tuple[str, int]], bank: Bank) -> dict[str, float]:
@@ -183,13 +188,15 @@ def to_markdown(report: SessionReport, bank: Bank, lang: str | None = None) -> s
     lines = [f"# {report_title(report, say)}", ""]
     for fact in report_facts(report, say):
         lines += [fact, ""]
-    columns = say.columns()
+    columns = say.columns("table_columns")
     lines += ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
     for i, q in enumerate(report.questions, 1):
         lines.append(f"| {i} | {q.question} | {q.depth} | {_cell(q.reason)} |")
     if report.topics:
         lines += ["", f"## {say('topics')}", ""]
-        lines += [f"- {topic}: {depth_bar(avg)} {avg:.1f}" for topic, avg in report.topics.items()]
+        lines += [
+            f"- {say.topic(topic)}{say('colon')} {depth_bar(avg)} {avg:.1f}" for topic, avg in report.topics.items()
+        ]
     for q in report.questions:
         question = bank[q.question]
         lines += [
@@ -208,14 +215,14 @@ def to_markdown(report: SessionReport, bank: Bank, lang: str | None = None) -> s
         if q.covered:
             lines.append(say.listing("shown"))
             lines += [
-                f"- {question.key_point(e.key_point).statement_in(lang)} ({say.level(e.level, e.hinted)}): "
+                f"- {question.key_point(e.key_point).statement_in(lang)}{say.level(e.level, e.hinted)}: "
                 f"“{shown_words(question, e)}”"
                 for e in q.covered
             ]
         if q.missed:
             lines.append(say.listing("not_shown"))
             lines += [
-                f"- {question.key_point(kp).statement_in(lang)} ({say.level(question.key_point(kp).level)})"
+                f"- {question.key_point(kp).statement_in(lang)}{say.level(question.key_point(kp).level)}"
                 for kp in q.missed
             ]
         if q.misconceptions:
@@ -231,7 +238,8 @@ def to_markdown(report: SessionReport, bank: Bank, lang: str | None = None) -> s
     if report.study_next:
         lines += ["", f"## {say('study_next')}", ""]
         lines += [
-            f"- {s.question}: {study_statement(s, bank, lang)} ({study_reading(s, say)})" for s in report.study_next
+            f"- {s.question}: {study_statement(s, bank, lang)}{say.aside(study_reading(s, say))}"
+            for s in report.study_next
         ]
     lines += _model_use(report.transcript, say)
     return clean_for_display("\n".join(lines)) + "\n"

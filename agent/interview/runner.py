@@ -23,7 +23,7 @@ from langgraph.types import Command
 
 from agent.interview.events import Event, Prompted, QuestionDone, Recovered, Reply, SessionDone
 from agent.interview.graph import InterviewContext
-from agent.interview.report import build_report, export_report
+from agent.interview.report import average_depth, build_report, export_report
 from agent.interview.sessions import ENDED, SessionBusy, SessionDBError, SessionIndex, cut_to_nothing
 from agent.planning import PlanRequest, choose_wordings, make_plan
 from agent.state import CandidateAction, InterviewInput, InterviewState
@@ -185,11 +185,18 @@ class Interview:
 
     async def _question_done(self, closed: list[str]) -> None:
         """The close node emits `question_done` before its summary is checkpointed; by the next
-        interviewer turn (or the report) it is, so observers are told then."""
+        interviewer turn (or the report) it is, so the index's average depth is kept and observers
+        are told then."""
+        if closed:
+            self._keep_average(await self.state())
         while closed:
             question = closed.pop(0)
             for observer in self.on_question_done:
                 await observer(self, question)
+
+    def _keep_average(self, state: InterviewState) -> None:
+        """The mean depth of the questions closed so far, for the session list (`sessions`, History)."""
+        self.index.set_average_depth(self.session_id, average_depth(state.get("summaries") or []))
 
     async def _ended(self) -> AsyncIterator[Event]:
         """`session_done`, once the end of the session is recorded everywhere."""
@@ -204,14 +211,14 @@ class Interview:
         state = await self.state()
         status = state.get("status") if state else None
         if status not in ENDED:
+            if state:  # a session an earlier release left listed without its running average
+                self._keep_average(state)
             return None
         self._word(state.get("request"))
         await self._question_done([s.question for s in (state.get("summaries") or [])[-1:]])
         row = self.index.get(self.session_id)
         if row is None or row.status != status:
-            summaries = state.get("summaries") or []
-            average = sum(s.depth for s in summaries) / len(summaries) if summaries else None
-            self.index.finish(self.session_id, status, average)
+            self.index.finish(self.session_id, status, average_depth(state.get("summaries") or []))
         export_report(build_report(state, self.context.bank, self.context.retriever), self.context.bank, self.reports)
         return status
 

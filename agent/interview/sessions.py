@@ -210,6 +210,10 @@ class SessionIndex:
             (status, now(), average_depth, session_id),
         )
 
+    def set_average_depth(self, session_id: str, average_depth: float | None) -> None:
+        """The mean depth of the questions closed so far, kept as each closes (`finish` keeps the last)."""
+        self._write("UPDATE sessions SET average_depth=? WHERE id=?", (average_depth, session_id))
+
     def save_answer(self, session_id: str, turn: int, action: str, text: str) -> None:
         self._write("INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?, ?)", (session_id, turn, action, text, now()))
         self._write(f"UPDATE sessions SET updated=?, {_ACTIVE_AGAIN} WHERE id=?", (now(), session_id))

@@ -191,6 +191,11 @@ def mastery(history: History, bank: Bank, now: datetime) -> dict[str, float]:
     return {topic: min(1.0, max(0.0, score / weights - penalty)) for topic, (score, weights, penalty) in sums.items()}
 
 
+def weakest_first(by_topic: dict[str, float]) -> list[tuple[str, float]]:
+    """Topics by `mastery`, weakest first (ties by name): as Home, Drill and `rl-interview progress` list them."""
+    return sorted(by_topic.items(), key=lambda kv: (kv[1], kv[0]))
+
+
 def _iso(moment: datetime) -> str:
     return utc(moment).isoformat(timespec="microseconds")
 

@@ -8,7 +8,7 @@ from datetime import datetime, time, timedelta
 from pydantic import BaseModel
 
 from agent.interview.retrieval import Retriever, sections_to_read
-from agent.learner.profile import SCHEDULER, History, mastery
+from agent.learner.profile import SCHEDULER, History, mastery, weakest_first
 from knowledge.bank import Bank
 
 TREND_DAYS = 30
@@ -71,7 +71,7 @@ def progress_report(history: History, bank: Bank, now: datetime, retriever: Retr
             questions=len({r.attempt.question for r in history.attempts if topic in bank[r.attempt.question].topics}),
             attempts=sum(topic in bank[r.attempt.question].topics for r in history.attempts),
         )
-        for topic, value in sorted(by_topic.items(), key=lambda kv: (kv[1], kv[0]))
+        for topic, value in weakest_first(by_topic)
     ]
     cards = [
         CardStatus(

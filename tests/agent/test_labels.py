@@ -48,3 +48,20 @@ def test_a_reason_speaks_to_you_not_of_the_candidate():
     chinese = reason_for(question, 0, [], missed, [Flag.dont_know], lang="zh")
     assert "you said you did not know" in english and "candidate" not in english
     assert "你表示不知道" in chinese and "候选人" not in chinese
+
+
+def test_every_topic_of_the_bank_has_a_name_in_every_language():
+    """A Chinese session listed its topics by their English ids ("hyperparameters, rollout")."""
+    from knowledge.models import TOPICS
+
+    for lang, words in load_yaml("labels.yaml").items():
+        assert set(words["topic_names"]) == TOPICS, lang
+    chinese = Labels("zh")
+    assert chinese.topics(["hyperparameters", "rollout"]) == "超参数、rollout 生成"
+    assert Labels("en").topics(["hyperparameters", "rollout"]) == "hyperparameters, rollout"
+
+
+def test_an_aside_after_a_chinese_sentence_is_in_full_width_brackets_with_no_space():
+    """ "…不等）。 (第 1 层)": ASCII brackets after a space, after a Chinese full stop."""
+    assert "不等）。" + Labels("zh").level(1) == "不等）。（第 1 层）"
+    assert "varies." + Labels("en").level(1, hinted=True) == "varies. (level 1, with a hint)"

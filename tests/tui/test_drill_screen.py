@@ -183,3 +183,19 @@ async def test_the_drill_review_lists_what_was_shown_before_apart_from_what_is_m
     part = bank["algo-07"].part(bank["algo-07"].key_point(shown_before).part)
     of = len(bank["algo-07"].points_of(part.id))
     assert f"{part.en}: 1 of {of} key points" in missing
+
+
+async def test_the_trend_of_a_single_day_names_it_once(make_app, settings, bank, monkeypatch):
+    """Every answer on one day read "Trend 2026-12-05 ▅ 2026-12-05"."""
+    seed_profile(settings, bank)  # both answers on ANSWERED
+    monkeypatch.setenv("RL_INTERVIEW_NOW", (ANSWERED + timedelta(hours=1)).isoformat())
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot)
+        await pilot.press("d")
+        await wait_until(pilot, lambda: isinstance(app.screen, DrillScreen), "the Drill screen")
+        await settle(pilot)
+        chart = str(app.screen.query_one(MasteryChart).render())
+    trend = next(line for line in chart.splitlines() if line.startswith("Trend"))
+    assert trend.count(ANSWERED.date().isoformat()) == 1, trend
+    assert len(trend.split()) == 3, f"the heading, the day and one mark: {trend}"

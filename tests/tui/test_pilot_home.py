@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import re
+from datetime import UTC, datetime, timedelta
 
+from learner_records import attempt
 from textual.widgets import DataTable, Select, Static, TextArea
 from tui_helpers import (
     SIZE,
@@ -26,6 +28,9 @@ from tui_helpers import (
 )
 
 from agent.labels import labels
+from agent.learner.drill import MASTERED
+from agent.learner.profile import Profile, profile_path
+from agent.learner.progress import progress_report
 from agent.planning import PlanRequest, make_plan
 from tui.screens.history import HistoryScreen
 from tui.screens.home import HomeScreen, unfinished_line, unfinished_session
@@ -204,7 +209,34 @@ async def test_home_shows_the_topics_an_unfinished_session_scored(make_app, bank
         assert again.services.index.latest_unfinished().id == "tui-0001"
         topics = str(again.screen.query_one("#topics", Static).render())
         assert "No sessions yet" not in topics
-        assert all(f"{topic} 0.0" in topics for topic in bank["algo-07"].topics), topics
+        assert all(f"{topic} 0%" in topics for topic in bank["algo-07"].topics), topics
+
+
+async def test_home_s_weak_topics_are_the_weakest_by_mastery_as_progress_ranks_them(
+    make_app, settings, bank, notes_retriever
+):
+    """Home said "Weak: parallelism 2.0, exploration 2.0, trust-region 2.0" (the reports' mean depths)
+    where Drill and `rl-interview progress` put grpo-variants weakest at 20% (mastery, which counts
+    misconceptions and fades with age): Home ranks by mastery now, as they do."""
+    answered = datetime.now(UTC) - timedelta(days=1)
+    Profile(profile_path(settings)).record(
+        [
+            attempt("algo-05", answered, 2, wrong=["baseline-adds-bias", "grpo-uses-gae"]),
+            attempt("infra-01", answered, 2, position=1),
+            attempt("algo-07", answered, 4, [kp.id for kp in bank["algo-07"].key_points], position=2),
+        ],
+        bank,
+    )
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot)
+        topics = str(app.screen.query_one("#topics", Static).render())
+        progress = progress_report(Profile(profile_path(settings)).history(), bank, datetime.now(UTC), notes_retriever)
+    weak_line = next(line for line in topics.splitlines() if line.startswith("Weak:"))
+    shown = [tuple(item.rsplit(" ", 1)) for item in weak_line.removeprefix("Weak: ").split(", ")]
+    weakest = [t for t in progress.topics if t.mastery < MASTERED][:3]
+    assert shown == [(t.topic, f"{round(t.mastery * 100)}%") for t in weakest]
+    assert shown[0][0] == "advantage", "the topic whose answer carried two misconceptions"
 
 
 async def test_r_with_nothing_to_resume_stays_home(make_app):

@@ -90,6 +90,11 @@ async def test_markdown_export_of_a_chinese_session_is_in_chinese(make_app, bank
     markdown = (home / "reports" / "tui-0001.md").read_text(encoding="utf-8")
     assert bank["infra-01"].prompt.zh in markdown, "the export shows the English prompt of a Chinese session"
     assert "深度" in markdown and "not yet" not in markdown and "Depth" not in markdown, "the reason line is English"
+    # infra-01's topics (memory, parallelism, rollout) were listed by their English ids
+    assert "- 显存：" in markdown and "- 并行：" in markdown and "- memory" not in markdown
+    # "…不等）。 (第 1 层)": the level (and what to read) in full-width brackets, with no space before them
+    assert "。（第 1 层）" in markdown and "(第" not in markdown and " （第" not in markdown
+    assert "。（阅读：" in markdown and "(阅读" not in markdown
 
 
 async def test_the_report_screen_of_a_chinese_session_is_in_chinese(make_app, bank):
@@ -101,7 +106,17 @@ async def test_the_report_screen_of_a_chinese_session_is_in_chinese(make_app, ba
         await settle(pilot)
         shown = screen_text(app)
     first_gap = bank["infra-01"].key_points[0]
-    for chinese in ("面试报告 tui-0001", "状态：已完成", "题目", "深度", "依据", "各主题", "接下来该学的"):
+    for chinese in (
+        "面试报告 tui-0001",
+        "状态：已完成",
+        "题目",
+        "深度",
+        "依据",
+        "各主题",
+        "显存",
+        "并行",
+        "接下来该学的",
+    ):
         assert chinese in shown, f"{chinese!r} is not on the report screen"
     assert f"infra-01 / {first_gap.id}: {first_gap.statement_zh[:20]}" in shown
     assert "阅读：" in shown
@@ -113,6 +128,8 @@ async def test_the_report_screen_of_a_chinese_session_is_in_chinese(make_app, ba
         "Topics",
         "Study next",
         "read:",
+        "memory",
+        "parallelism",
         first_gap.statement[:20],
     ):
         assert english not in shown, f"{english!r} is left in English"

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from tui_helpers import CLIP_ANSWER, SIZE, answer, interviewer_turns, leave, settle, start, wait_until
+from tui_helpers import CLIP_ANSWER, SIZE, answer, interviewer_turns, leave, settle, start, type_answer, wait_until
 
 from agent.interview.runner import Interview
 from tui.screens.interview import InterviewScreen
@@ -77,3 +77,21 @@ async def test_a_resumed_session_s_clock_goes_on_from_the_time_spent(make_app, c
         clock.now += 5
         await wait_until(pilot, lambda: side.elapsed != 40, "the clock's next tick")
         assert side.elapsed == 45
+
+
+async def test_the_clock_is_kept_while_it_runs_not_only_at_replies(make_app, clock):
+    """The panel said 用时 00:12 before a kill and 00:08 after the resume: the time was kept only at
+    each reply. It is kept every few seconds and with each draft too, so a kill loses at most that."""
+    app = make_app(["algo-07", "infra-01"])
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        side = app.screen.query_one(SidePanel)
+        clock.now += 12
+        await wait_until(pilot, lambda: side.elapsed == 12, "the clock's next tick")
+        await wait_until(pilot, lambda: app.services.index.time_spent("tui-0001") == 12, "the clock kept")
+
+        clock.now += 2  # less than the clock's own saving interval: kept with the draft typed now
+        await wait_until(pilot, lambda: side.elapsed == 14, "the clock's next tick")
+        await type_answer(pilot, "PPO")
+        await wait_until(pilot, lambda: app.services.index.drafted("tui-0001"), "the draft kept")
+        assert app.services.index.time_spent("tui-0001") == 14

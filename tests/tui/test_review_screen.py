@@ -102,7 +102,7 @@ def test_a_statement_with_an_asterisk_keeps_its_bold_and_leaves_no_stray_asteris
     html = MarkdownIt("commonmark").render(review_markdown(summary, question, "zh"))
     shown = next(line for line in html.splitlines() if "Bradley-Terry" in line)
     assert shown.startswith("<li><strong>它来自带 KL 正则的 RLHF 最优解 pi* 正比于")
-    assert shown.endswith(f"。</strong> (第 {point.level} 层)")
+    assert shown.endswith(f"。</strong>（第 {point.level} 层）"), "full-width brackets, no space after 。"
 
 
 def test_formulas_keep_their_asterisks_in_quotes_reasons_and_the_model_answer(bank):

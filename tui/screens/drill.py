@@ -8,6 +8,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Footer, Header, Static
 
+from agent.labels import labels
 from agent.learner.drill import DrillItem, DrillOptions, drill_of, drill_queue
 from agent.learner.profile import ProfileError, mastery, system_clock
 from agent.learner.progress import due_counts, trend
@@ -37,7 +38,7 @@ class DrillScreen(AppScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one(DataTable).add_columns("#", "question", "why", "opens with", "last depth", "due", "topics")
+        self.query_one(DataTable).add_columns(*labels(self.app.lang).columns("drill_columns"))
         self._load()
         self.query_one(DataTable).focus()
 
@@ -46,6 +47,7 @@ class DrillScreen(AppScreen):
 
     def _load(self) -> None:
         services = self.app.services
+        say = labels(self.app.lang)
         now = system_clock()
         title = self.query_one("#drill-title", Static)
         try:
@@ -54,26 +56,24 @@ class DrillScreen(AppScreen):
         except (PlanError, ProfileError) as exc:
             title.update(f"[red]{exc}[/]")
             return
-        topic = f" on {self.options.topic}" if self.options.topic else ""
-        title.update(
-            f"[b]Drill{topic}[/b]: Enter drills {self.options.count} question(s) from the highlighted "
-            "one; each opens on what you missed last time and allows one follow-up."
-        )
+        topic = self.options.topic
+        heading = say("drill_heading_on", topic=say.topic(topic)) if topic else say("drill_heading")
+        title.update(say("drill_title", heading=heading, count=self.options.count))
         table = self.query_one(DataTable)
         table.clear()
         for i, item in enumerate(self.queue, 1):
             table.add_row(
                 str(i),
                 item.question,
-                item.why,
-                item.opener or "the whole question",
+                say.name("drill_why", item.why),
+                item.opener or say("drill_whole_question"),
                 "-" if item.last_depth is None else f"{item.last_depth}/4",
                 item.due.date().isoformat() if item.due else "-",
-                ", ".join(services.bank[item.question].topics),
+                say.topics(services.bank[item.question].topics),
                 key=item.question,
             )
         self.query_one(MasteryChart).show(
-            mastery(history, services.bank, now), trend(history, services.bank, now), *due_counts(history, now)
+            say, mastery(history, services.bank, now), trend(history, services.bank, now), *due_counts(history, now)
         )
 
     def action_start(self) -> None:

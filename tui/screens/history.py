@@ -6,6 +6,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, Static
 
+from agent.labels import labels
 from tui.screens.base import AppScreen
 
 
@@ -24,18 +25,21 @@ class HistoryScreen(AppScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static("[b]Past sessions[/b]  (Enter: report, or resume an unfinished one)", id="history-title")
+        yield Static(labels(self.app.lang)("history_title"), id="history-title")
         yield DataTable(id="sessions", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
     def on_mount(self) -> None:
+        say = labels(self.app.lang)
         table = self.query_one(DataTable)
         # "depth" is the session's average: the table fits 80 columns with 12-character ids
-        table.add_columns("session", "date", "kind", "lang", "status", "questions", "depth")
+        table.add_columns(*say.columns("history_columns"))
         for row in self.app.services.index.list():
             depth = f"{row.average_depth:.2f}" if row.average_depth is not None else "-"
             started = row.started.replace("T", " ")[:16]
-            cells = (row.id, started, row.kind or "-", row.lang, row.status, str(len(row.plan)), depth)
+            kind = say.name("kinds", row.kind) if row.kind else "-"
+            status = say.name("session_statuses", row.status)
+            cells = (row.id, started, kind, row.lang, status, str(len(row.plan)), depth)
             table.add_row(*cells, key=row.id)
         table.focus()
 

@@ -15,7 +15,6 @@ from textual.widgets import Footer, Header, Label, LoadingIndicator, Static
 
 from agent.interview.sessions import SessionDBError, SessionIndex, SessionRow
 from agent.labels import Labels, labels
-from agent.learner.past_reports import topic_averages
 from common.errors import InputError
 from common.settings import Lang
 from tui.screens.base import AppScreen
@@ -35,14 +34,18 @@ def sections(say: Labels) -> list[tuple[str, str]]:
     ]
 
 
-def topic_summary(averages: dict[str, float], unfinished: bool, say: Labels) -> str:
-    """The candidate's strongest and weakest topics (`topic_averages`), at a glance."""
-    if not averages:
+def topic_summary(ranked: list[tuple[str, float]], mastered: float, unfinished: bool, say: Labels) -> str:
+    """The candidate's strongest and weakest topics at a glance: `ranked` is the profile's mastery,
+    weakest first, as Drill and `rl-interview progress` show it; a topic below `mastered` is weak."""
+    if not ranked:
         return say("home_no_finished" if unfinished else "home_no_sessions")
-    ranked = sorted(averages.items(), key=lambda kv: -kv[1])
-    strong = ", ".join(f"{t} {d:.1f}" for t, d in ranked[:3] if d >= 2.5) or say("home_none_yet")
-    weak = ", ".join(f"{t} {d:.1f}" for t, d in reversed(ranked[-3:]) if d < 2.5) or say("home_none")
-    return f"[b]{say.listing('home_strong')}[/b] {strong}\n[b]{say.listing('home_weak')}[/b] {weak}"
+    sep = say("list_separator")
+    strong = sep.join(f"{say.topic(t)} {m:.0%}" for t, m in reversed(ranked[-3:]) if m >= mastered)
+    weak = sep.join(f"{say.topic(t)} {m:.0%}" for t, m in ranked[:3] if m < mastered)
+    return (
+        f"[b]{say.listing('home_strong')}[/b] {strong or say('home_none_yet')}\n"
+        f"[b]{say.listing('home_weak')}[/b] {weak or say('home_none')}"
+    )
 
 
 def unfinished_session(sessions_db: Path) -> tuple[SessionRow, int, bool] | None:
@@ -136,7 +139,7 @@ class HomeScreen(AppScreen):
     def _speak(self) -> None:
         """Home's own words, in the language chosen now."""
         say = self.say
-        self.sub_title = say("app_subtitle")
+        self.app.sub_title = say("app_subtitle")  # the screens opened from here say it too
         self.query_one("#title", Static).update(f"[b]rl-interview[/b]  {say('home_tagline')}")
         self.query_one("#intro", Static).update(say("home_intro", shortcut="[b]Enter[/b]"))
         failure = self.app.load_failure
@@ -180,22 +183,22 @@ class HomeScreen(AppScreen):
         shown = self.query_one("#unfinished", Static)
         shown.update(unfinished_line(*unfinished, self.say) if unfinished else "")
         shown.display = unfinished is not None
-        so_far = [self._scored_so_far(unfinished[0].id)] if unfinished and self.app.ready else []
-        averages = topic_averages(self.app.settings.reports_dir, so_far)
-        self.query_one("#topics", Static).update(topic_summary(averages, unfinished is not None, self.say))
+        self.query_one("#topics", Static).update(self._topics(unfinished is not None))
 
-    def _scored_so_far(self, session_id: str) -> dict[str, float]:
-        """The topics of an unfinished session's questions scored so far: the profile records each
-        question as it closes, where the session's report comes only at its end."""
-        from agent.interview.report import session_topics  # loaded with the interviewer
+    def _topics(self, unfinished: bool) -> str:
+        """From the profile (each question recorded as it closes, an unfinished session's too), once
+        the interviewer has loaded it; a damaged profile is named where it is used (progress, drill)."""
+        if not self.app.ready:
+            return ""
+        from agent.learner.drill import MASTERED  # loaded with the interviewer
+        from agent.learner.profile import mastery, system_clock, weakest_first
 
         services = self.app.services
         try:
-            attempts = services.profile.history().attempts
+            by_topic = mastery(services.profile.history(), services.bank, system_clock())
         except InputError:
-            return {}  # a damaged profile is named where it is used (progress, drill)
-        scored = [(r.attempt.question, r.attempt.depth) for r in attempts if r.attempt.session_id == session_id]
-        return session_topics(((q, depth) for q, depth in scored if q in services.bank), services.bank)
+            return ""
+        return topic_summary(weakest_first(by_topic), MASTERED, unfinished, self.say)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Enter is the open list's (it picks the option), and the footer stops offering a start.

@@ -40,6 +40,10 @@ if TYPE_CHECKING:  # the app imports this screen before the interviewer loads: L
 DRAFT_PAUSE_S = 1.0
 """The editor's text is saved this long after typing pauses."""
 
+TIME_KEPT_S = 5
+"""The clock is saved this often while it runs (and at each reply, draft saved and leaving): a kill
+loses at most this much of it."""
+
 
 class InterviewScreen(AppScreen):
     BINDINGS = [
@@ -87,6 +91,8 @@ class InterviewScreen(AppScreen):
         self.started_at: float | None = None
         """When the side panel's clock started: at the first question shown, not while loading; on
         resume, as far back as the time spent before."""
+        self.time_kept = 0
+        """The clock's reading last saved (what a kill would leave)."""
         self._draft_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
@@ -127,12 +133,16 @@ class InterviewScreen(AppScreen):
         elapsed = self._elapsed()
         if elapsed is not None:
             self.query_one(SidePanel).elapsed = elapsed
+            if elapsed >= self.time_kept + TIME_KEPT_S:
+                self._keep_time()
 
     def _keep_time(self) -> None:
-        """At each reply and when leaving: what a kill loses is the time since the last reply."""
+        """Every TIME_KEPT_S, at each reply, with each draft and when leaving: a kill loses the time
+        since then (it lost everything since the last reply: 00:12 came back as 00:08)."""
         elapsed = self._elapsed()
         if elapsed is not None:
             self.session.save_time(elapsed)
+            self.time_kept = elapsed
 
     def _action_note(self, action: CandidateAction) -> str:
         """What the transcript says for a reply that is not an answer: "[skipped the question]"."""
@@ -229,12 +239,13 @@ class InterviewScreen(AppScreen):
             self.streaming.remove()
             self.streaming = None
         if self.started_at is None:
-            self.started_at = self.app.clock() - self.session.time_spent()
+            self.time_kept = self.session.time_spent()
+            self.started_at = self.app.clock() - self.time_kept
             self._tick()
         question = self.app.services.bank[event.question]
         transcript.add_interviewer(event.text, self._label(event.speaker, event.number, event.of, question.id))
         side.number, side.of, side.question = event.number, event.of, question.id
-        side.section, side.topics = question.section.value, ", ".join(question.topics)
+        side.section, side.topics = question.section.value, self.say.topics(question.topics)
         side.follow_ups = event.follow_ups
         if event.opens_question:
             side.depth = None
@@ -314,6 +325,7 @@ class InterviewScreen(AppScreen):
 
     def keep_draft(self) -> None:
         self.session.save_draft(self.query_one("#answer", TextArea).text)
+        self._keep_time()
 
     def action_send(self) -> None:
         editor = self.query_one("#answer", TextArea)

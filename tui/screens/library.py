@@ -11,6 +11,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Footer, Header, Input, Static
 
+from agent.labels import Labels, labels
 from agent.learner.library import Entry, SearchHit, SearchResult, entries, search
 from agent.learner.profile import History, ProfileError
 from common.terminal import clean_for_display
@@ -51,14 +52,20 @@ class LibraryScreen(AppScreen):
         self.shown: list[Entry] = []
         self.hits: list[SearchHit] = []
 
+    @property
+    def say(self) -> Labels:
+        """The words of the language chosen on Home."""
+        return labels(self.app.lang)
+
     def compose(self) -> ComposeResult:
+        say = self.say
         yield Header()
         with Vertical(id="library"):
-            yield Input(placeholder="type to filter the questions · Enter searches the notes", id="library-query")
+            yield Input(placeholder=say("library_placeholder"), id="library-query")
             yield Static("", id="library-problems")
-            yield FittedTable("id", "depth", "due", "", "section", "topics", "question", id="library-questions")
+            yield FittedTable(*say.columns("library_columns"), id="library-questions")
             yield Static("", id="library-search-note")
-            yield FittedTable("question", "source › heading", "text", id="library-hits")
+            yield FittedTable(*say.columns("library_hit_columns"), id="library-hits")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -69,7 +76,7 @@ class LibraryScreen(AppScreen):
         notice.display = bool(problems)
         if problems:
             notice.update(
-                f"[red]{len(problems)} problem(s) in your questions (left out):[/]\n"
+                f"[red]{self.say('library_problems', count=len(problems))}[/]\n"
                 + "\n".join(clean_for_display(str(p)) for p in problems)
             )
         self._load()
@@ -89,15 +96,15 @@ class LibraryScreen(AppScreen):
 
     def _filter(self, text: str) -> None:
         self.shown = [e for e in self.all if e.matches(text)]
-        lang = self.app.lang
+        lang, say = self.app.lang, self.say
         rows = [
             (
                 e.question.id,
                 "-" if e.depth is None else f"{e.depth}/4",
                 "-" if e.due is None else e.due.date().isoformat(),
-                "yours" if e.question.yours else "",
-                e.question.section.value,
-                ", ".join(e.question.topics),
+                say("library_yours") if e.question.yours else "",
+                say.name("sections", e.question.section.value),
+                say.topics(e.question.topics),
                 one_line(e.question.prompt.get(lang)),
             )
             for e in self.shown
@@ -123,7 +130,7 @@ class LibraryScreen(AppScreen):
         note = self.query_one("#library-search-note", Static)
         note.display = True
         note.update(
-            f"[b]{len(result.hits)} hit(s)[/b]"
+            f"[b]{self.say('library_hits', count=len(result.hits))}[/b]"
             + (f"  [dim]({clean_for_display(result.note)})[/]" if result.note else "")
         )
         table = self.query_one("#library-hits", FittedTable)

@@ -25,6 +25,7 @@ from agent.interview.report import (
     study_statement,
 )
 from agent.labels import labels
+from tui.progress_view import padded
 from tui.screens.base import AppScreen
 
 
@@ -63,7 +64,7 @@ class ReportScreen(AppScreen):
         self.report = report
         # The session's language, as the exported Markdown has it (the reasons already are)
         say = labels(report.lang)
-        number, question, depth, reason = say.columns()
+        number, question, depth, reason = say.columns("table_columns")
         # A Rich table wraps the reason within the screen's width, however narrow
         table = Table(box=box.SIMPLE_HEAD, expand=True, header_style="bold", pad_edge=False)
         for heading in (number, question, depth):
@@ -74,7 +75,9 @@ class ReportScreen(AppScreen):
         self.query_one("#questions", Static).update(table)
         title = Text(report_title(report, say), style="bold")
         self.query_one("#report-title", Static).update(title + "\n" + " · ".join(report_facts(report, say)))
-        bars = [f"{topic:<18} {depth_bar(depth)} {depth:.1f}" for topic, depth in report.topics.items()]
+        bars = [
+            f"{padded(say.topic(topic), 18)} {depth_bar(depth)} {depth:.1f}" for topic, depth in report.topics.items()
+        ]
         self.query_one("#bars", Static).update(_section(say("topics"), bars or [say("no_topics")]))
         study = [
             f"• {s.question} / {s.key_point}: {study_statement(s, services.bank, report.lang)}\n"

@@ -67,7 +67,7 @@ def review_markdown(
         for evidence in summary.covered:
             point = question.key_point(evidence.key_point)
             lines += [
-                f"- **{markdown_literal(point.statement_in(lang))}** ({say.level(point.level, evidence.hinted)})",
+                f"- **{markdown_literal(point.statement_in(lang))}**{say.level(point.level, evidence.hinted)}",
                 f"  > {markdown_literal(shown_words(question, evidence))}",
             ]
     before = [kp for kp in summary.missed if kp in shown_before]
@@ -78,7 +78,7 @@ def review_markdown(
         if points:
             lines += ["", f"## {say(heading)}", ""]
             lines += [
-                f"- {markdown_literal(question.key_point(kp).statement_in(lang))} ({say.level(question.key_point(kp).level)})"
+                f"- {markdown_literal(question.key_point(kp).statement_in(lang))}{say.level(question.key_point(kp).level)}"
                 for kp in points
             ]
     if summary.misconceptions:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from textual.widgets import Static
 
+from agent.labels import Labels
+from agent.learner.profile import weakest_first
 from agent.learner.progress import TrendPoint
-from tui.progress_view import bar
+from tui.progress_view import bar, padded
 
 SPARKS = "▁▂▃▄▅▆▇█"
 
@@ -21,17 +23,28 @@ class MasteryChart(Static):
     """
 
     def show(
-        self, mastery: dict[str, float], trend: list[TrendPoint], due_today: int, due_week: int, rows: int = 8
+        self,
+        say: Labels,
+        mastery: dict[str, float],
+        trend: list[TrendPoint],
+        due_today: int,
+        due_week: int,
+        rows: int = 8,
     ) -> None:
+        """In `say`'s language (the topics' names too)."""
         if not mastery:
-            self.update("No answers yet: your mastery per topic and its trend will show here.")
+            self.update(say("chart_empty"))
             return
-        weakest = sorted(mastery.items(), key=lambda kv: (kv[1], kv[0]))[:rows]
-        lines = [f"[b]Mastery[/b], weakest first  ·  due today {due_today}, within 7 days {due_week}"]
-        lines += [f"{topic:<18} {bar(value)} {value * 100:>3.0f}%" for topic, value in weakest]
-        lines.append(
-            f"[b]Trend[/b] {trend[0].day} {sparkline([p.mastery for p in trend])} {trend[-1].day}"
-            if trend
-            else "[b]Trend[/b] -"
-        )
+        weakest = weakest_first(mastery)[:rows]
+        lines = [say("chart_heading", today=due_today, week=due_week)]
+        lines += [f"{padded(say.topic(topic), 18)} {bar(value)} {value * 100:>3.0f}%" for topic, value in weakest]
+        lines.append(f"[b]{say('chart_trend')}[/b] {trend_line(trend)}")
         self.update("\n".join(lines))
+
+
+def trend_line(trend: list[TrendPoint]) -> str:
+    """The sparkline between the first and the last day; a single day is named once."""
+    if not trend:
+        return "-"
+    spark = sparkline([p.mastery for p in trend])
+    return f"{trend[0].day} {spark}" if len(trend) == 1 else f"{trend[0].day} {spark} {trend[-1].day}"

@@ -7,10 +7,12 @@ import json
 import sqlite3
 from contextlib import closing
 
-from agent_helpers import collect, run_cli, services
+import pytest
+from agent_helpers import answer_for_levels, cached_bank, collect, run_cli, services
 
 from agent.interview.sessions import SessionIndex
 from agent.planning import PlanRequest
+from agent.state import CandidateAction
 
 
 def listed_line(output: bytes, session_id: str) -> list[str]:
@@ -50,3 +52,32 @@ def test_a_session_whose_kind_no_saved_state_tells_is_listed_as_unknown(agent_ho
     [row] = json.loads(run_cli(agent_home, "sessions", "--json").stdout)
     assert (row["id"], row["kind"], row["lang"], row["status"]) == ("old-one", None, "zh", "finished")
     assert listed_line(run_cli(agent_home, "sessions").stdout, "old-one")[2:5] == ["-", "zh", "finished"]
+
+
+async def test_an_unfinished_session_is_listed_with_the_average_depth_of_its_closed_questions(
+    settings, notes_retriever
+):
+    """`sessions` said "avg depth    -" for an active session with five closed questions: the
+    average was kept only when the session ended."""
+    bank = cached_bank()
+    full = answer_for_levels(bank["algo-07"], 1, 2)
+    async with services(settings, notes_retriever) as svc:
+        session = svc.interview("half-done")
+        await collect(session.start(PlanRequest(ids=["algo-07", "infra-01", "algo-05"]), "en", 0))
+        await collect(session.submit(CandidateAction.answer, full))  # no follow-ups: the question closes
+        await collect(session.submit(CandidateAction.skip))
+        depths = [s.depth for s in (await session.state())["summaries"]]
+        session.release()
+    assert len(depths) == 2 and depths[0] > 0, "one question answered, one skipped, one still open"
+
+    [row] = json.loads(run_cli(settings.home, "sessions", "--json").stdout)
+    assert row["status"] == "active"
+    assert row["average_depth"] == pytest.approx(sum(depths) / 2)
+    assert listed_line(run_cli(settings.home, "sessions").stdout, "half-done")[7] == f"{sum(depths) / 2:.2f}"
+
+    # A row an earlier release kept without it gets it at the next start (the services settle every session)
+    with closing(sqlite3.connect(settings.sessions_db)) as db:
+        db.execute("UPDATE sessions SET average_depth=NULL")
+        db.commit()
+    async with services(settings, notes_retriever) as svc:
+        assert svc.index.get("half-done").average_depth == pytest.approx(sum(depths) / 2)
