@@ -405,6 +405,20 @@ def test_a_claim_beside_an_admitted_gap_keeps_its_credit(question, scorer, answe
     assert "not sure" not in evidence.quote and "don't know" not in evidence.quote
 
 
+@pytest.mark.parametrize("reply", ["I don't remember the names.", "I can't recall which ones.", "具体的我记不清了。"])
+def test_not_remembering_is_saying_you_do_not_know(bank, scorer, reply):
+    """A user trial's "I don't remember the names." was taken for an answer and followed with
+    "Building on that"; it admits a gap, as "I don't know" does."""
+    result = scorer.assess(bank["infra-08"], reply, None)
+    assert Flag.dont_know in result.flags
+    assert result.depth == 0
+
+
+def test_forgetting_as_the_subject_of_a_claim_is_not_a_gap(bank, scorer):
+    claim = "Compared with SFT, RL forgets less of what the base model knew, and models don't remember every rollout."
+    assert Flag.dont_know not in scorer.assess(bank["algo-18"], claim, None).flags
+
+
 def test_naming_what_you_have_not_read_shows_nothing(bank, scorer):
     result = scorer.assess(bank["algo-16"], "I haven't read the ProRL paper.", None)
     assert result.depth == 0
