@@ -131,8 +131,11 @@ class Renderer:
                 )
                 return f"  {say('depth_so_far', depth=event.depth)}{flags}{offline}\n"
             case QuestionDone():
-                return f"  -> {say('question_done', question=event.question, depth=event.depth)}\n" + _review(
-                    event, say, self.bank.get(event.question), self.lang
+                said = f"\n[{say.name('speakers', 'reply')}] {clean_for_display(event.said)}\n" if event.said else ""
+                return (
+                    said
+                    + f"  -> {say('question_done', question=event.question, depth=event.depth)}\n"
+                    + _review(event, say, self.bank.get(event.question), self.lang)
                 )
             case SessionDone():
                 return f"\n{say('session_ended', session_id=event.session_id, status=say.status(event.status))}\n"

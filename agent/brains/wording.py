@@ -263,6 +263,12 @@ def _acknowledge(question: Question, assessment: Assessment, voice: Voice, besid
     return voice.say("acknowledge") if sure else None
 
 
+def closing_reply(decision: Decision, lang: str, number: int) -> str | None:
+    """What is said as a question closes on the candidate's last reply: the answer to "I already
+    said that", else nothing (the review speaks for the rest)."""
+    return _protest_reply(decision, Voice(lang, number)) if decision.heard is Heard.already_said else None
+
+
 def _protest_reply(decision: Decision, voice: Voice) -> str:
     """On "I already said that": what was found in the earlier answers (already cut to its claim)."""
     return voice.say("protest_found", quote=decision.said) if decision.said else voice.say("protest_not_found")

@@ -147,6 +147,9 @@ class QuestionDone(Event):
     depth: int
     parts: tuple[PartShown, ...] = ()
     hinted: tuple[str, ...] = ()
+    said: str | None = None
+    """The interviewer's answer to a last reply of "I already said that" (what was found in the
+    earlier answers, or that nothing was): a protest is answered even when the question closes on it."""
 
 
 @dataclass(frozen=True)

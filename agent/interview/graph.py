@@ -23,7 +23,7 @@ from agent.brains.brain import Brain
 from agent.brains.listening import partly_said
 from agent.brains.parts import part_coverage
 from agent.brains.request import WriteRequest
-from agent.brains.wording import claim_quote, probe_text, respond
+from agent.brains.wording import claim_quote, closing_reply, probe_text, respond
 from agent.interview.events import Assessed, PartShown, Prompted, QuestionDone, Reply, SessionDone, Streamed, Token
 from agent.interview.policy import Limits, decide, stalls_after
 from agent.interview.replies import (
@@ -323,6 +323,7 @@ def close(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[
                 depth=summary.depth,
                 parts=tuple(PartShown.of_coverage(c, lang) for c in part_coverage(bank[qid], summary.covered)),
                 hinted=tuple(e.key_point for e in summary.covered if e.hinted),
+                said=closing_reply(last, lang, state.get("spoken", 0)) if (last := turns[-1].decision) else None,
             ),
         )
     position = state["position"] + 1

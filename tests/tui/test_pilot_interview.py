@@ -264,3 +264,20 @@ async def test_ansi_escapes_in_an_answer_are_not_shown(make_app):
         assert "\x1b" not in screen_text(app)
         assert "PPO clips the probability ratio to a band." in screen_text(app)
         assert app.is_running
+
+
+async def test_a_protest_on_the_last_follow_up_is_answered_in_the_transcript(make_app, bank):
+    """The question closes on "I already said that": the interviewer still answers it, in the
+    transcript beside the review (it closed in silence in a user trial)."""
+    app = make_app(["algo-07", "infra-01"])
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        screen = app.screen
+        await answer(pilot, CLIP_ANSWER)
+        while app.screen is screen:  # each protest but the one that closes the question gets a follow-up
+            await answer(pilot, "I already said that.")
+        assert isinstance(app.screen, ReviewScreen)
+        closing, following = interviewer_turns(screen)[-2:]
+        assert following.label.startswith("Question · 2/2")
+        assert closing.label == "Interviewer"
+        assert closing.raw.startswith(("I may have missed it", "I re-read what you said")), closing.raw

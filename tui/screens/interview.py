@@ -281,6 +281,8 @@ class InterviewScreen(AppScreen):
 
     @on(QuestionClosed)
     def _review_when_saved(self, message: QuestionClosed) -> None:
+        if message.event.said:  # the answer to a last "I already said that"
+            self.query_one(Transcript).add_interviewer(message.event.said, self.say.name("speakers", "reply"))
         # The summary is saved by the time the interviewer speaks again (or the session ends).
         self.review_due = message.event.question if self.app.settings.interview.review == "each" else None
 

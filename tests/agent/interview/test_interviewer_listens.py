@@ -4,13 +4,16 @@ asked, goes to the untouched parts of a question first, and never opens two line
 
 from __future__ import annotations
 
+import io
 import itertools
 
 import pytest
 from agent_helpers import explain
 
 from agent.brains.wording import opening, part_name
+from agent.interview.events import QuestionDone
 from agent.state import CandidateAction, Flag, Heard
+from tui.plain import Renderer
 
 KL = ["algo-02", "infra-10"]
 KL_LEVEL_1 = (
@@ -83,6 +86,43 @@ async def test_a_protest_re_reads_the_earlier_answers(graph_driver, bank):
     assert again.waiting["target"] != entropy.id
     await again.reply("answer", "我刚才已经说过了。")
     assert again.values["turns"][-1].heard is Heard.already_said
+
+
+@pytest.mark.parametrize(
+    ("protest", "openings"),
+    [
+        # Nothing earlier answers the last follow-up: the reply says it could not find it.
+        ("I already said that.", {"i went", "i re"}),
+        # The protest carries the claim: the reply quotes it back.
+        (PROTEST, {"you're right", "fair point", "quite right"}),
+    ],
+)
+async def test_a_protest_on_the_last_follow_up_is_answered_as_the_question_closes(
+    graph_driver, bank, protest, openings
+):
+    """A trial's "I already said that" after the last follow-up closed the question in silence: the
+    candidate never learnt whether it was found."""
+    driver = graph_driver(plan=["algo-02"], max_follow_ups=1)
+    await driver.start()
+    await driver.reply("answer", KL_LEVEL_1)
+    assert driver.waiting["kind"] == "follow_up"
+    await driver.reply("answer", protest)
+    assert driver.values["turns"][-1].heard is Heard.already_said
+    [done] = [e for e in driver.events if e["type"] == "question_done"]
+    assert done["said"] is not None and opening(done["said"]) in openings, done["said"]
+    # The plain terminal says it as the interviewer, before the question's close.
+    out = io.StringIO()
+    Renderer(out, jsonl=False, bank=bank).show(next(e for e in driver.streamed if isinstance(e, QuestionDone)))
+    assert out.getvalue().index(f"[Interviewer] {done['said']}") < out.getvalue().index("->")
+
+
+async def test_a_question_closed_on_an_answer_says_nothing_more(graph_driver, bank):
+    driver = graph_driver(plan=["algo-02"], max_follow_ups=1)
+    await driver.start()
+    await driver.reply("answer", KL_LEVEL_1)
+    await driver.reply("answer", ENTROPY_SAID)
+    [done] = [e for e in driver.events if e["type"] == "question_done"]
+    assert done["said"] is None
 
 
 async def test_a_clarifying_question_is_answered_from_the_bank_and_the_question_asked_again(graph_driver, bank):
@@ -270,11 +310,7 @@ async def test_no_two_lines_in_a_row_open_alike(graph_driver, bank):
 async def test_the_reviews_show_part_coverage_and_what_came_with_a_hint(graph_driver, bank, lang):
     """The plain front end's review line, the report and the TUI review all show the parts, in the
     session's language (a Chinese session's report had English headings)."""
-    import io
-
-    from agent.interview.events import QuestionDone
     from agent.interview.report import build_report, to_markdown
-    from tui.plain import Renderer
     from tui.screens.review import review_markdown
 
     question = bank["algo-07"]
@@ -307,7 +343,7 @@ async def test_the_reviews_show_part_coverage_and_what_came_with_a_hint(graph_dr
     else:
         assert f"{of} 个要点中答到 1 个（有提示）" in text
         assert f"有提示的：“{hinted.statement_zh[:15]}" in text and "结束，深度" in text
-        assert "题目各部分：" in report and f"{hinted.statement_zh} (第 {hinted.level} 层，有提示)" in report
+        assert "题目各部分：" in report and f"{hinted.statement_zh}（第 {hinted.level} 层，有提示）" in report
         assert "## 题目各部分" in review and "有提示" in review
         english = ["Parts", "Shown", "Not shown", "Model answer", "with a hint", "Interview report", "Status", "depth"]
         for words in english:
