@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from agent.labels import labels
 from agent.learner.drill import Drill, drill_item, drill_of
 from agent.learner.profile import History
 from knowledge.bank import Bank
@@ -55,45 +56,48 @@ def judged_by_meaning(question: Question) -> bool:
 
 
 def question_markdown(question: Question, lang: str) -> str:
-    """The question, its key points by level, misconceptions with corrections and the model answer."""
-    origin = "your question" if question.yours else "our question"
-    judge = (
-        "judged by meaning and by its cue phrases"
-        if judged_by_meaning(question)
-        else "no exemplars for the judge: scored on its cue phrases alone"
-    )
+    """The question, its key points by level, misconceptions with corrections and the model answer,
+    with the words around them in `lang` (as the bank's texts are)."""
+    say = labels(lang)
+    origin = say.name("question_origin", "yours" if question.yours else "ours")
+    judge = say.name("question_judged", "meaning" if judged_by_meaning(question) else "cues")
+    section = say.name("sections", question.section.value)
+    difficulty = say("question_difficulty", difficulty=question.difficulty)
     lines = [
         f"# {question.id}",
         "",
-        f"*{origin} · {question.section.value} · {', '.join(question.topics)} · "
-        f"difficulty {question.difficulty} · {judge}*",
+        f"*{origin} · {section} · {say.topics(question.topics)} · {difficulty} · {judge}*",
         "",
         question.prompt.get(lang),
         "",
     ]
     if question.parts:
-        lines += ["## Parts", ""]
+        lines += [f"## {say('parts')}", ""]
         lines += [f"{i}. {part.get(lang)}" for i, part in enumerate(question.parts, 1)]
         lines.append("")
     for index, wording in enumerate(question.wordings, 1):
-        lines += [f"> Also asked as ({index}): {wording.get(lang)}", ">"]
+        lines += [f"> {say('question_also_asked', index=index, wording=wording.get(lang))}", ">"]
     if question.wordings:
         lines.pop()
         lines.append("")
-    lines += ["## Key points by level", ""]
-    for level, name in enumerate(DEPTH_NAMES[1:], start=1):  # a key point's levels are 1-4
+    lines += [f"## {say('question_levels')}", ""]
+    for level in range(1, len(DEPTH_NAMES)):  # a key point's levels are 1-4
         points = [kp for kp in question.key_points if kp.level == level]
         if points:
-            lines += [f"### Level {level}: {name}", ""]
+            lines += [f"### {say('question_level', level=level, name=say.depth_name(level))}", ""]
             lines += [
-                f"- {kp.statement_in(lang)}" + (f" *(part: {question.part(kp.part).get(lang)})*" if kp.part else "")
+                f"- {kp.statement_in(lang)}"
+                + (say("question_part", part=question.part(kp.part).get(lang)) if kp.part else "")
                 for kp in points
             ]
             lines.append("")
-    lines += ["## Misconceptions", ""]
+    lines += [f"## {say('misconceptions')}", ""]
     for wrong in question.misconceptions:
-        lines += [f"- **Wrong:** {wrong.statement_in(lang)}", f"  - **Correction:** {wrong.correction_in(lang)}"]
-    lines += ["", "## Model answer", "", question.model_answer_in(lang)]
+        lines += [
+            f"- {say('question_wrong', statement=wrong.statement_in(lang))}",
+            f"  - {say('correction', correction=wrong.correction_in(lang))}",
+        ]
+    lines += ["", f"## {say('model_answer')}", "", question.model_answer_in(lang)]
     return "\n".join(lines)
 
 

@@ -6,7 +6,7 @@ The expected words are written here, not read from prompts/labels.yaml: a wrong 
 
 from __future__ import annotations
 
-from tui_helpers import CLIP_ANSWER, SIZE, answer, leave, screen_text, settle, start, wait_loaded, wait_until
+from tui_helpers import CLIP_ANSWER, SIZE, answer, footer, leave, screen_text, settle, start, wait_loaded, wait_until
 
 from tui.screens.history import HistoryScreen
 from tui.screens.home import HomeScreen
@@ -22,10 +22,6 @@ CHINESE = (
     "继续上次",
     "历史记录",
 )
-
-
-def footer(app) -> str:
-    return screen_text(app).splitlines()[-1]
 
 
 def english_left(app) -> list[str]:

@@ -15,6 +15,7 @@ from tui_helpers import (
     CLIP_ANSWER,
     SIZE,
     answer,
+    footer,
     interviewer_turns,
     leave,
     next_turn,
@@ -126,6 +127,8 @@ async def test_a_resumed_chinese_session_speaks_chinese_in_an_english_app(make_a
         assert "第 1 题，共 2 题" in panel and "追问 1/3" in panel, panel
         assert editor_title(screen) == "你的回答（Ctrl+S 发送）"
         assert_no_english_label(panel + editor_title(screen) + "".join(notes(screen)))
+        keys = footer(app)  # the session's language here too, not the app's
+        assert "^s 发送  f2 提示  f3 不知道  f4 跳过  f5 再说一遍  f10 结束  esc 离开" in keys, keys
 
 
 async def test_an_english_session_keeps_its_english_words(make_app, bank):

@@ -14,11 +14,14 @@ from tui_helpers import (
     SIZE,
     AgentEvents,
     answer,
+    close_review_to_report,
     finish_to_report,
+    footer,
     report_rows,
     screen_names,
     screen_text,
     settle,
+    skip_to_review,
     start,
 )
 
@@ -98,13 +101,20 @@ async def test_markdown_export_of_a_chinese_session_is_in_chinese(make_app, bank
 
 
 async def test_the_report_screen_of_a_chinese_session_is_in_chinese(make_app, bank):
-    """The screen says what the exported Markdown says: its headings, and the bank's Chinese statements."""
+    """The screen says what the exported Markdown says: its headings, and the bank's Chinese statements;
+    its footer, and the review's before it, name their keys in Chinese too."""
     app = make_app(["infra-01"], lang="zh")
     async with app.run_test(size=(120, 60)) as pilot:
         await start(pilot)
-        await finish_to_report(pilot)
+        await skip_to_review(pilot)
+        await settle(pilot)
+        review_keys = footer(app)
+        await close_review_to_report(pilot)
         await settle(pilot)
         shown = screen_text(app)
+    assert "esc 继续" in review_keys and "^q 退出" in review_keys and "Continue" not in review_keys, review_keys
+    keys = shown.splitlines()[-1]
+    assert "m 导出 Markdown  j 导出 JSON  esc 首页  ^q 退出" in keys, keys
     first_gap = bank["infra-01"].key_points[0]
     for chinese in (
         "面试报告 tui-0001",
@@ -130,6 +140,8 @@ async def test_the_report_screen_of_a_chinese_session_is_in_chinese(make_app, ba
         "read:",
         "memory",
         "parallelism",
+        "Export",
+        "Home",
         first_gap.statement[:20],
     ):
         assert english not in shown, f"{english!r} is left in English"

@@ -70,6 +70,11 @@ def screen_text(app) -> str:
     return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
+def footer(app) -> str:
+    """The footer's row: each key with its description."""
+    return screen_text(app).splitlines()[-1]
+
+
 def report_rows(app) -> list[list[str]]:
     """The report's table as the screen shows it: number, question and depth of each row."""
     return [words[:3] for words in map(str.split, screen_text(app).splitlines()) if words and words[0].isdigit()]
@@ -193,6 +198,11 @@ async def review_shown(pilot: Pilot) -> str:
 async def finish_to_report(pilot: Pilot) -> None:
     """F4 on the last question: its review comes first, and closing it shows the report beneath."""
     await skip_to_review(pilot)
+    await close_review_to_report(pilot)
+
+
+async def close_review_to_report(pilot: Pilot) -> None:
+    """Esc on the last question's review: the report, once its content is there."""
     await pilot.press("escape")
     await wait_until(pilot, lambda: isinstance(pilot.app.screen, ReportScreen), "the report")
     await wait_until(pilot, lambda: pilot.app.screen.report is not None, "the report's content")

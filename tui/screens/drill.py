@@ -4,7 +4,6 @@ and the progress chart. Enter starts a short drill from the highlighted question
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Footer, Header, Static
 
@@ -13,15 +12,13 @@ from agent.learner.drill import DrillItem, DrillOptions, drill_of, drill_queue
 from agent.learner.profile import ProfileError, mastery, system_clock
 from agent.learner.progress import due_counts, trend
 from agent.planning import PlanError
-from tui.screens.base import AppScreen
+from tui.screens.base import AppScreen, screen_key
 from tui.widgets.mastery_chart import MasteryChart
 
 
 class DrillScreen(AppScreen):
-    BINDINGS = [
-        Binding("enter", "start", "Start drill here", tooltip="Drill from the highlighted question on", priority=True),
-        Binding("escape", "back", "Back", tooltip="Back to Home"),
-    ]
+    KEYS = "drill"
+    BINDINGS = [screen_key(KEYS, "enter", "start", priority=True), screen_key(KEYS, "escape", "back")]
     PALETTE = BINDINGS
 
     def __init__(self, options: DrillOptions | None = None) -> None:

@@ -3,24 +3,15 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, Static
 
 from agent.labels import labels
-from tui.screens.base import AppScreen
+from tui.screens.base import AppScreen, screen_key
 
 
 class HistoryScreen(AppScreen):
-    BINDINGS = [
-        Binding(
-            "enter",
-            "open",
-            "Open / resume",
-            tooltip="Open the highlighted session's report, or resume it if unfinished",
-            priority=True,
-        ),
-        Binding("escape", "back", "Back", tooltip="Back to Home"),
-    ]
+    KEYS = "history"
+    BINDINGS = [screen_key(KEYS, "enter", "open", priority=True), screen_key(KEYS, "escape", "back")]
     PALETTE = BINDINGS
 
     def compose(self) -> ComposeResult:

@@ -3,13 +3,11 @@ Its own words are in the language chosen on it, and change as soon as another on
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 from typing import cast
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import ActiveBinding, Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Header, Label, LoadingIndicator, Static
 
@@ -17,7 +15,7 @@ from agent.interview.sessions import SessionDBError, SessionIndex, SessionRow
 from agent.labels import Labels, labels
 from common.errors import InputError
 from common.settings import Lang
-from tui.screens.base import AppScreen
+from tui.screens.base import AppScreen, screen_key
 from tui.widgets.choice import Choice, list_open
 
 LENGTHS = (3, 6, 10, 15)
@@ -76,19 +74,14 @@ def unfinished_line(row: SessionRow, saved: int, drafted: bool, say: Labels) -> 
     )
 
 
-def home_key(key: str, action: str, priority: bool = False) -> Binding:
-    say = labels("en")  # the footer says them in the language chosen on Home: `described`
-    tip = say.name("home_key_tips", action)
-    return Binding(key, action, say.name("home_keys", action), tooltip=tip, priority=priority)
-
-
 class HomeScreen(AppScreen):
+    KEYS = "home"  # described in the language chosen here, as soon as it is chosen
     BINDINGS = [
-        home_key("enter", "start", priority=True),
-        home_key("r", "resume"),
-        home_key("h", "history"),
-        home_key("d", "drill"),
-        home_key("l", "library"),
+        screen_key(KEYS, "enter", "start", priority=True),
+        screen_key(KEYS, "r", "resume"),
+        screen_key(KEYS, "h", "history"),
+        screen_key(KEYS, "d", "drill"),
+        screen_key(KEYS, "l", "library"),
     ]
     PALETTE = BINDINGS
 
@@ -117,24 +110,6 @@ class HomeScreen(AppScreen):
                 yield Label(id="loading-label")
             yield Static(id="topics")
         yield Footer()
-
-    def described(self, binding: Binding) -> Binding:
-        """Home's keys, and the app's in Home's footer, described in the language chosen here."""
-        names = self.say.table("home_keys")
-        if binding.action not in names:
-            return binding
-        return replace(
-            binding, description=names[binding.action], tooltip=self.say.name("home_key_tips", binding.action)
-        )
-
-    @property
-    def active_bindings(self) -> dict[str, ActiveBinding]:
-        """As Textual has them, described as `described` says (the footer shows these)."""
-        shown = {}
-        for key, active in super().active_bindings.items():
-            binding = self.described(active.binding)
-            shown[key] = active._replace(binding=binding, tooltip=binding.tooltip)
-        return shown
 
     def _speak(self) -> None:
         """Home's own words, in the language chosen now."""

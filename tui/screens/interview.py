@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
 from textual.widgets import Footer, Header, TextArea
@@ -30,7 +29,7 @@ from tui.messages import (
     TokenStreamed,
     message_for,
 )
-from tui.screens.base import AppScreen
+from tui.screens.base import AppScreen, screen_key
 from tui.widgets.side_panel import SidePanel
 from tui.widgets.transcript import InterviewerTurn, Transcript
 
@@ -46,17 +45,16 @@ loses at most this much of it."""
 
 
 class InterviewScreen(AppScreen):
+    KEYS = "interview"
     BINDINGS = [
-        Binding("ctrl+s", "send", "Send", tooltip="Send your answer to the interviewer", priority=True),
-        Binding("ctrl+enter", "send", "Send", show=False, priority=True),
-        Binding("f2", "hint", "Hint", tooltip="Ask the interviewer for a hint"),
-        Binding("f3", "idk", "Don't know", tooltip="Tell the interviewer you don't know"),
-        Binding("f4", "skip", "Skip", tooltip="Skip this question and go on to the next"),
-        Binding("f5", "repeat", "Repeat", tooltip="Ask the interviewer to say the last line again"),
-        Binding("f10", "end", "End", tooltip="End the interview now and see the report"),
-        Binding(
-            "escape", "leave", "Leave", tooltip="Leave the interview; it is saved to resume from Home", priority=True
-        ),  # the editor would otherwise take Escape
+        screen_key(KEYS, "ctrl+s", "send", priority=True),
+        screen_key(KEYS, "ctrl+enter", "send", show=False, priority=True),
+        screen_key(KEYS, "f2", "hint"),
+        screen_key(KEYS, "f3", "idk"),
+        screen_key(KEYS, "f4", "skip"),
+        screen_key(KEYS, "f5", "repeat"),
+        screen_key(KEYS, "f10", "end"),
+        screen_key(KEYS, "escape", "leave", priority=True),  # the editor would otherwise take Escape
     ]
     PALETTE = BINDINGS[:1] + BINDINGS[2:]
 
@@ -81,6 +79,7 @@ class InterviewScreen(AppScreen):
         self.lang = start[1] if start is not None else _session_lang(session)
         """The session's language: this screen's own words are in it, as the review and report are."""
         self.say = labels(self.lang)
+        self.session_lang = self.lang  # its keys too
         self.review_due: str | None = None
         """A closed question to review once its summary is saved (at the next interviewer turn)."""
         self.max_follow_ups = max_follow_ups

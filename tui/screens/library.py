@@ -7,7 +7,6 @@ import re
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Footer, Header, Input, Static
 
@@ -17,7 +16,7 @@ from agent.learner.profile import History, ProfileError
 from common.terminal import clean_for_display
 from knowledge.chunking import reference_label, section_title
 from tui.latex import latex_to_unicode
-from tui.screens.base import AppScreen
+from tui.screens.base import AppScreen, screen_key
 from tui.widgets.fitted_table import FittedTable
 
 EMPHASIS = re.compile(r"(\*\*|__)(\S.*?)\1")
@@ -31,18 +30,12 @@ def one_line(text: str, limit: int | None = None) -> str:
 
 
 class LibraryScreen(AppScreen):
+    KEYS = "library"
     BINDINGS = [
-        Binding(
-            "slash", "focus_query", "Filter / search", tooltip="Type to filter the questions; Enter searches the notes"
-        ),
-        Binding("down", "focus_list", "Questions", tooltip="Move to the list of questions", show=False),
-        Binding(
-            "d",
-            "drill",
-            "Drill this now",
-            tooltip="Drill the highlighted question, opening on what you have not shown yet",
-        ),
-        Binding("escape", "back", "Back", tooltip="Back to Home"),
+        screen_key(KEYS, "slash", "focus_query"),
+        screen_key(KEYS, "down", "focus_list", show=False),
+        screen_key(KEYS, "d", "drill"),
+        screen_key(KEYS, "escape", "back"),
     ]
     PALETTE = BINDINGS
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Header, Markdown, TabbedContent, TabPane
 
+from agent.labels import labels
 from agent.learner.library import SearchHit, question_markdown
 from agent.learner.library import drill_now as plan_drill_now
 from agent.learner.profile import ProfileError, system_clock
@@ -17,7 +17,7 @@ from agent.planning import PlanError
 from common.terminal import clean_for_display
 from knowledge.chunking import reference_label, section_title
 from tui.latex import latex_to_unicode
-from tui.screens.base import AppScreen
+from tui.screens.base import AppScreen, screen_key
 
 if TYPE_CHECKING:
     from tui.app import InterviewApp
@@ -35,11 +35,12 @@ def drill_now(app: InterviewApp, question_id: str) -> None:
 
 
 class QuestionScreen(AppScreen):
+    KEYS = "question"
     BINDINGS = [
-        Binding("r", "show('rubric')", "Rubric", tooltip="Key points by level, misconceptions and the model answer"),
-        Binding("n", "show('note')", "Note", tooltip="The reference note for this question"),
-        Binding("d", "drill", "Drill this now", tooltip="Drill this question, opening on what you have not shown yet"),
-        Binding("escape", "back", "Back", tooltip="Back to the library"),
+        screen_key(KEYS, "r", "show('rubric')"),
+        screen_key(KEYS, "n", "show('note')"),
+        screen_key(KEYS, "d", "drill"),
+        screen_key(KEYS, "escape", "back"),
     ]
     PALETTE = BINDINGS
 
@@ -51,13 +52,16 @@ class QuestionScreen(AppScreen):
 
     def compose(self) -> ComposeResult:
         services = self.app.services
+        lang = self.app.lang
+        say = labels(lang)
         question = services.bank[self.question_id]
-        note = services.bank.note_text(self.question_id) or "*No reference note.*"
+        note = services.bank.note_text(self.question_id) or say("question_no_note")
+        tab_names = say.table("question_keys")  # each tab is named as the key that shows it
         yield Header()
         with TabbedContent(initial="note" if self.heading else "rubric", id="question-tabs"):
-            with TabPane("Rubric", id="rubric"), VerticalScroll(id="rubric-body"):
-                yield Markdown(latex_to_unicode(question_markdown(question, self.app.lang)), id="rubric-text")
-            with TabPane("Note", id="note"), VerticalScroll(id="note-body"):
+            with TabPane(tab_names["show('rubric')"], id="rubric"), VerticalScroll(id="rubric-body"):
+                yield Markdown(latex_to_unicode(question_markdown(question, lang)), id="rubric-text")
+            with TabPane(tab_names["show('note')"], id="note"), VerticalScroll(id="note-body"):
                 yield Markdown(latex_to_unicode(note), id="note-text")
         yield Footer()
 
@@ -90,7 +94,8 @@ class QuestionScreen(AppScreen):
 class HitScreen(AppScreen):
     """A search hit from a document that belongs to no question: the chunk itself."""
 
-    BINDINGS = [Binding("escape", "back", "Back", tooltip="Back to the library")]
+    KEYS = "question"  # back to the library, as from a question
+    BINDINGS = [screen_key(KEYS, "escape", "back")]
     PALETTE = BINDINGS
 
     def __init__(self, hit: SearchHit) -> None:

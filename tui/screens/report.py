@@ -10,7 +10,6 @@ from rich.table import Table
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Header, Static
 
@@ -26,14 +25,15 @@ from agent.interview.report import (
 )
 from agent.labels import labels
 from tui.progress_view import padded
-from tui.screens.base import AppScreen
+from tui.screens.base import AppScreen, screen_key
 
 
 class ReportScreen(AppScreen):
+    KEYS = "report"
     BINDINGS = [
-        Binding("m", "export('md')", "Export Markdown", tooltip="Save the report as a Markdown file"),
-        Binding("j", "export('json')", "Export JSON", tooltip="Save the report as a JSON file"),
-        Binding("escape", "home", "Home", tooltip="Back to Home"),
+        screen_key(KEYS, "m", "export('md')"),
+        screen_key(KEYS, "j", "export('json')"),
+        screen_key(KEYS, "escape", "home"),
     ]
     PALETTE = BINDINGS
 
@@ -62,6 +62,7 @@ class ReportScreen(AppScreen):
         # Off the UI thread: each key point to study is looked up in the notes or the store
         report = await asyncio.to_thread(build_report, state, services.bank, services.context.retriever)
         self.report = report
+        self.session_read(report.lang)
         # The session's language, as the exported Markdown has it (the reasons already are)
         say = labels(report.lang)
         number, question, depth, reason = say.columns("table_columns")

@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Collapsible, Footer, Header, Markdown
 
@@ -19,7 +18,7 @@ from agent.text import clean_for_display, formula_stars, markdown_literal
 from knowledge.chunking import reference_label, section_title
 from knowledge.models import Question, in_language
 from tui.latex import latex_to_unicode
-from tui.screens.base import AppScreen
+from tui.screens.base import AppScreen, screen_key
 
 if TYPE_CHECKING:  # the runner brings LangGraph, which loads off the UI thread (tui.app)
     from agent.interview.runner import Interview
@@ -105,7 +104,7 @@ def _by_section(references: Sequence[Reference]) -> dict[tuple[str, str], list[s
 class ReferenceView(Collapsible):
     """A reference, closed until opened: Enter on its title (Textual's own key) or Space."""
 
-    BINDINGS = [Binding("space", "open_or_close", "Open / close")]
+    BINDINGS = [screen_key("review", "space", "open_or_close")]  # the review's footer says it in its language
 
     def action_open_or_close(self) -> None:
         self.collapsed = not self.collapsed
@@ -113,10 +112,8 @@ class ReferenceView(Collapsible):
 
 class ReviewScreen(AppScreen):
     # Enter is not a priority: on a reference's title it opens the reference; anywhere else it continues
-    BINDINGS = [
-        Binding("escape", "close", "Continue", tooltip="Close the review and go on", priority=True),
-        Binding("enter", "close", "Continue", tooltip="Close the review and go on"),
-    ]
+    KEYS = "review"
+    BINDINGS = [screen_key(KEYS, "escape", "close", priority=True), screen_key(KEYS, "enter", "close")]
     PALETTE = BINDINGS[:1]
 
     def __init__(self, session: Interview, question_id: str) -> None:
@@ -140,6 +137,7 @@ class ReviewScreen(AppScreen):
             if t.question == self.question_id and t.assessment and t.assessment.fallback_reason
         ]
         lang = state.get("lang", "en")
+        self.session_read(lang)
         request = state.get("request")
         shown_before = request.shown_before(question) if request else []
         await body.mount(Markdown(review_markdown(summary, question, lang, offline, shown_before)))
