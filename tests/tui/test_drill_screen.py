@@ -47,10 +47,7 @@ async def test_d_on_home_lists_the_queue_and_starts_a_drill_on_the_gap(make_app,
     monkeypatch.setenv("RL_INTERVIEW_NOW", (ANSWERED + timedelta(days=3)).isoformat())
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await wait_loaded(pilot)
-        await pilot.press("d")
-        await wait_until(pilot, lambda: isinstance(app.screen, DrillScreen), "the Drill screen")
-        await settle(pilot)
+        await open_drill(pilot, app)
         table = app.screen.query_one(DataTable)
         rows = [table.get_row_at(i) for i in range(table.row_count)]
         opener = min(bank["algo-07"].key_points, key=lambda kp: kp.level)
@@ -82,12 +79,17 @@ async def test_d_on_home_lists_the_queue_and_starts_a_drill_on_the_gap(make_app,
         assert all(len(point) <= 80 for point in points), "a short form of each point, not its whole statement"
 
 
-async def drill_algo_07(pilot, app) -> None:
-    """From Home, `d`, and Enter on algo-07 (first in the queue): its opener is on screen."""
+async def open_drill(pilot, app) -> None:
+    """From Home, `d`: the Drill screen is up."""
     await wait_loaded(pilot)
     await pilot.press("d")
     await wait_until(pilot, lambda: isinstance(app.screen, DrillScreen), "the Drill screen")
     await settle(pilot)
+
+
+async def drill_algo_07(pilot, app) -> None:
+    """From Home, `d`, and Enter on algo-07 (first in the queue): its opener is on screen."""
+    await open_drill(pilot, app)
     await pilot.press("enter")
     await wait_until(pilot, lambda: interviewer_turns(app.screen), "the drill's opener")
     await settle(pilot)
@@ -191,10 +193,7 @@ async def test_the_trend_of_a_single_day_names_it_once(make_app, settings, bank,
     monkeypatch.setenv("RL_INTERVIEW_NOW", (ANSWERED + timedelta(hours=1)).isoformat())
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await wait_loaded(pilot)
-        await pilot.press("d")
-        await wait_until(pilot, lambda: isinstance(app.screen, DrillScreen), "the Drill screen")
-        await settle(pilot)
+        await open_drill(pilot, app)
         chart = str(app.screen.query_one(MasteryChart).render())
     trend = next(line for line in chart.splitlines() if line.startswith("Trend"))
     assert trend.count(ANSWERED.date().isoformat()) == 1, trend
