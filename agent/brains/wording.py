@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from string import Formatter
 
-from agent.brains.listening import ABOUT_FORM, FILLER, META_LEAD, clarification_for, stems
+from agent.brains.listening import ABOUT_FORM, FILLER, META_LEAD, NEAR_STRENGTH, clarification_for, stems
 from agent.brains.parts import untouched_parts
 from agent.brains.request import WriteRequest
 from agent.prompts import load_yaml
@@ -208,10 +208,15 @@ def phrase(request: WriteRequest) -> str:
         if said:
             body = voice.say("partly", quote=said, probe=probe)
         elif fresh_part and point.part is not None:  # fresh_part implies a part
-            # A part whose concept was only named is not one "you haven't answered yet".
-            named = any(kp.id in covered for kp in question.points_of(point.part))
+            # A part whose concept was only named is not one "you haven't answered yet", nor one the
+            # candidate said something toward ("PPO epoch 一般就 1 到 2，多了就 off-policy" was met
+            # with "我们来看另一部分：PPO epoch 数怎么选").
+            on_part = {kp.id for kp in question.points_of(point.part)}
+            named = bool(on_part & covered)
+            touched = any(e.key_point in on_part and (e.strength or 0) >= NEAR_STRENGTH for e in assessment.near_misses)
             part = part_name(question.part(point.part), lang)
-            body = voice.say("part_further" if named else "new_part", part=part, probe=probe)
+            kind = "part_further" if named else "part_touched" if touched else "new_part"
+            body = voice.say(kind, part=part, probe=probe)
         elif lead and not decision.said:
             # "I looked and did not find it; let's go on": not "one more on this point".
             body = voice.say("elsewhere", probe=probe)

@@ -156,3 +156,32 @@ def test_a_wrong_claim_is_quoted_by_its_wrong_clause_not_the_right_one_beside_it
     quote = claim_quote(sentence, wrong.cues.all(), wrong.statement, not_claim=wrong.correction)
     assert quote == "it does introduce a small bias into the gradient"
     assert quote in sentence
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_part_the_candidate_began_on_is_not_called_unanswered(bank, lang):
+    """A trial's "PPO epoch 一般就 1 到 2，多了数据就越来越 off-policy" (read short of its point) was met
+    with "我们来看另一部分：PPO epoch 数怎么选"; a part with only a near miss is one begun on."""
+    question = bank["algo-12"]
+    target = next(kp for kp in question.points_of("ppo-epochs") if kp.id != "epochs-off-policy")
+    began = Evidence(
+        key_point="epochs-off-policy", level=3, quote="PPO epoch 一般就 1 到 2。", how="meaning", strength=0.53
+    )
+    shown = Evidence(
+        key_point="typical-ranges", level=1, quote="group size 一般 8 到 16。", how="meaning", strength=0.96
+    )
+
+    def follow_up(near: list[Evidence]) -> str:
+        assessment = Assessment(
+            question=question.id, depth=1, answer_depth=1, covered=[shown], new=[shown.key_point], near_misses=near
+        )
+        decision = Decision(action="follow_up", target=target.id)
+        return phrase(WriteRequest(question, decision, assessment, (), lang, 0))
+
+    def said_in(line: str, kind: str) -> bool:
+        """One of the kind's variants is in the line (by its longest stretch of words)."""
+        return any(max(re.split(r"\{\w+\}", v), key=len) in line for v in PHRASES[lang][kind])
+
+    assert said_in(follow_up([]), "new_part")
+    line = follow_up([began])
+    assert said_in(line, "part_touched") and not said_in(line, "new_part"), line
