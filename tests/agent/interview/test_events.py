@@ -11,7 +11,7 @@ from tui.plain import Renderer
 
 JSONL_KEYS = {
     "assessment": ["type", "question", "depth", "covered", "missed", "flags", "brain", "fallback_reason"],
-    "question_done": ["type", "question", "depth", "parts", "hinted"],
+    "question_done": ["type", "question", "depth", "parts", "hinted", "said"],
     "session_done": ["type", "session_id", "status"],
 }
 
@@ -39,6 +39,7 @@ def test_a_frozen_event_writes_its_tuples_as_json_lists():
         "depth": 2,
         "parts": [{"part": "why-min", "text": "Why min", "shown": 1, "of": 1, "hinted": True}],
         "hinted": ["why-min-pessimistic"],
+        "said": None,
     }
     assert PreviousGap("algo-07", ("clip-the-ratio",)).public() == {
         "question": "algo-07",
