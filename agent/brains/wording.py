@@ -49,6 +49,9 @@ LEADING_JOIN = re.compile(
 """A clause cut at a comma may open with the word that joined it: the quote starts after it."""
 DANGLING = re.compile(r"\b(the|a|an|of|to|and|or|with|for|in|on|by|from|that|is|are)$", re.I)
 """A clause ending in one of these was cut mid-thought (by the sentence splitter or the writer)."""
+PREMISE = re.compile(r"^(?:(?:if|when|whenever|once|unless)\b|如果|假如|要是|假设|一旦|只要)", re.I)
+"""A clause opening with one of these states a condition, not a claim: "If the loss is all-reduced
+twice" was quoted as the wrong claim of "..., nothing really happens"."""
 
 
 def claim_quote(
@@ -59,27 +62,45 @@ def claim_quote(
     baseline to reduce variance, although it adds a small bias" is challenged on the bias, not on
     the variance), with fillers and talk about the conversation taken off its front, cut at a word
     boundary. None if no clause carries content (a greeting, a protest, a formula fragment)."""
-    clauses = []
+    clauses, lead_ins = [], set()
     for piece in _clauses(" ".join(clean_for_display(sentence).split())):
         while piece:
             lead = FILLER.match(piece) or META_LEAD.match(piece)
             if not lead or not lead.group(0):
                 break
             piece = piece[lead.end() :]
+        introduces = piece.rstrip().endswith((":", "："))
         piece = LEADING_JOIN.sub("", piece.strip(" ,;:，；：、.。"))
         if carries_content(piece) and not DANGLING.search(piece):
             clauses.append(piece)
+            if introduces:
+                lead_ins.add(piece)
     if not clauses:
         return None
     wanted = stems(claim) if claim else frozenset()
     unwanted = stems(not_claim) - wanted if not_claim else frozenset()
 
-    def weight(clause: str) -> tuple[int, int, int]:
+    def weight(clause: str) -> tuple[bool, bool, int, bool]:
+        # A clause that introduces what follows ("vLLM 和 SGLang 的区别：") names the subject, not the claim.
         named = bool(cues and find_cue(normalise(clause), cues))
         words = stems(clause)
-        return (named, len(words & wanted) - len(words & unwanted), _words(clause) >= 4)
+        return (clause not in lead_ins, named, len(words & wanted) - len(words & unwanted), _words(clause) >= 4)
 
-    return shorten(max(clauses, key=weight), limit)
+    best = max(clauses, key=weight)
+    return shorten(_with_consequence(" ".join(clean_for_display(sentence).split()), clauses, best), limit)
+
+
+def _with_consequence(text: str, clauses: list[str], best: str) -> str:
+    """A condition is quoted with the clause that says what follows from it."""
+    at = clauses.index(best)
+    start = text.find(best)
+    while PREMISE.match(clauses[at]) and at + 1 < len(clauses) and start >= 0:
+        at += 1
+        end = text.find(clauses[at], start + len(best))
+        if end < 0:
+            break
+        best = text[start : end + len(clauses[at])]
+    return best
 
 
 def shown_words(question: Question, evidence: Evidence, limit: int = 160) -> str:
@@ -118,6 +139,15 @@ def part_name(part: Part, lang: str) -> str:
     if lang != "zh" and len(text) > 1 and text[0].isupper() and text[1].islower():
         return text[0].lower() + text[1:]
     return text
+
+
+def _challenge_of(question: Question, misconception: str | None, lang: str) -> str | None:
+    """The question written to make the candidate test a wrong claim themselves, if it has one: the
+    first nudge after that claim is named (it helps with exactly what the claim gets wrong)."""
+    wrong = next((w for w in question.misconceptions if w.id == misconception), None)
+    if wrong is not None:
+        return wrong.challenge.get(lang) if wrong.challenge is not None else None
+    return challenges()[misconception].get(lang) if misconception in challenges() else None
 
 
 def probe_text(question: Question, target: str, lang: str) -> str:
@@ -185,7 +215,9 @@ def phrase(request: WriteRequest) -> str:
     lead = _protest_reply(decision, voice) if decision.heard is Heard.already_said else None
     if decision.action == "hint":
         redirect = _redirect_lead(question, decision, assessment, voice)
-        return voice.join(lead or redirect, _hint(question, target, decision.rung, request.references, voice))
+        check = _challenge_of(question, decision.challenge, lang) if decision.rung == 0 else None
+        nudge = voice.say("hint_check", check=check) if check else None
+        return voice.join(lead or redirect, nudge or _hint(question, target, decision.rung, request.references, voice))
     probe = probe_text(question, target, lang)
     if any(hit.misconception == target for hit in assessment.misconceptions):
         quote = _wrong_quote(question, assessment, target)

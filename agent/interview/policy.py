@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from agent.brains.parts import untouched_parts
-from agent.brains.wording import point_behind
+from agent.brains.wording import AFFIRM_STRENGTH, point_behind
 from agent.state import Assessment, CandidateAction, Decision, Flag, Heard, QuestionProgress
 from knowledge.models import KeyPoint, Part, Question
 
@@ -143,20 +143,29 @@ def _redirect(question: Question, progress: QuestionProgress, limits: Limits, he
     assessment = progress.assessment
     assert assessment is not None
     # An unasked-for hint only while none has been given, as after "I don't know".
-    if assessment.covered or len(progress.hints) >= min(1, limits.hints):
+    if len(progress.hints) >= min(1, limits.hints):
         return None
     open_wrong = [m.misconception for m in assessment.misconceptions if m.misconception not in progress.probed]
-    if assessment.depth == 0 and open_wrong:
+    # A first answer whose only footing is recall the judge is not sure of (a cue phrase, a
+    # borderline reading), beside a wrong claim, stands on that claim as well: the gold interviewers
+    # hint there (README, "eighteenth session"). Sure recall beside it is challenged instead.
+    unsure_recall = assessment.depth <= 1 and all((e.strength or 0) < AFFIRM_STRENGTH for e in assessment.covered)
+    first_unsure = progress.follow_ups == 0 and unsure_recall
+    nothing_shown = not assessment.covered and assessment.depth == 0
+    if open_wrong and (first_unsure or nothing_shown):
         why = "the answer stands on a wrong claim"
+    elif assessment.covered:
+        return None
     elif Flag.other_concept in assessment.flags:
         why = "the answer explains a neighbouring concept"
     else:
         return None
-    target = _hint_target(question, assessment, progress.probed)
+    challenge = open_wrong[0] if open_wrong else None
+    # The hint after a named wrong claim helps with what that claim gets wrong.
+    target = _hint_target(question, assessment, (*progress.probed, *open_wrong[:1]))
     if target is None:
         return None
     rung = progress.hints.count(target)
-    challenge = open_wrong[0] if open_wrong else None
     return Decision(action="hint", target=target, why=why, heard=heard, rung=rung, challenge=challenge)
 
 

@@ -166,8 +166,22 @@ def test_a_quote_is_the_clause_that_carries_the_claim():
             "E[ min( r_t * A_t , clip(r_t, 1-eps, 1+eps) * A_t ) ]. So if the advantage is positive, "
             "once r goes above 1+eps there is no gradient"
         )
-        == "if the advantage is positive"
+        == "if the advantage is positive, once r goes above 1+eps there is no gradient"
     )
+    # A condition is not the claim: it is quoted with what the candidate says follows from it.
+    assert (
+        claim_quote(
+            "If the loss is all-reduced twice, nothing really happens, because all-reduce is idempotent.",
+            claim="All-reducing the loss twice is harmless",
+        )
+        == "If the loss is all-reduced twice, nothing really happens"
+    )
+    assert claim_quote("如果只做一步完全 on-policy 的更新，clip 不起任何作用。") == (
+        "如果只做一步完全 on-policy 的更新，clip 不起任何作用"
+    )
+    # A clause that introduces what follows names the subject, not the claim (a blind bluff's quote).
+    swapped = "vLLM 和 SGLang 的区别：vLLM 的核心是 RadixAttention，用基数树做前缀共享。"
+    assert claim_quote(swapped, ["radixattention", "vllm"]) == "vLLM 的核心是 RadixAttention"
     assert claim_quote("Hi! Thanks, good question.") is None
     # 、 lists items inside a clause: "ZeRO-3 或者 FSDP 把参数" was quoted (a user trial)
     listed = "ZeRO-3 或者 FSDP 把参数、梯度和优化器状态都切分到各个卡上，所以每张卡只存 1/N。"

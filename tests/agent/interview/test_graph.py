@@ -261,12 +261,28 @@ async def test_a_stated_misconception_is_probed_first_quoting_the_candidate(grap
     sentence = stating(wrong.cues.en[0])
     driver = graph_driver()
     await driver.start()
-    await driver.reply("answer", f"{answer_for_levels(question, 1)} {sentence}")
+    await driver.reply("answer", answer_for_levels(question, 1))
+    assert driver.waiting["kind"] == "follow_up"
+    await driver.reply("answer", sentence)
     waiting = driver.waiting
     # Challenged at once, although parts of the question are still untouched.
     assert (waiting["kind"], waiting["target"]) == ("follow_up", wrong.id)
     # The clause that makes the claim, without the filler in front of it.
     assert f"“{wrong.cues.en[0]} in this case”" in waiting["text"]
+
+
+async def test_a_first_answer_of_cue_recall_and_a_wrong_claim_is_named_and_given_its_check(graph_driver, bank):
+    """Recall by a cue phrase alone (which the judge is not sure of) beside a wrong claim: the claim
+    is named in the candidate's words and the hint is the misconception's own check."""
+    question = bank["algo-07"]
+    wrong = question.misconceptions[0]
+    driver = graph_driver()
+    await driver.start()
+    await driver.reply("answer", f"{answer_for_levels(question, 1)} {stating(wrong.cues.en[0])}")
+    waiting = driver.waiting
+    assert waiting["kind"] == "hint"
+    assert f"“{wrong.cues.en[0]} in this case”" in waiting["text"]
+    assert wrong.challenge is not None and wrong.challenge.en in waiting["text"]
 
 
 async def test_two_follow_ups_without_progress_move_on(graph_driver):

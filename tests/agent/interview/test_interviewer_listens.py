@@ -381,22 +381,25 @@ async def test_an_answer_standing_on_a_wrong_claim_is_corrected_and_redirected_w
     graph_driver, bank, lang, answer
 ):
     """An answer whose only claim is wrong shows nothing: the interviewer names the claim in the
-    candidate's words and gives the first hint toward what was asked (not a probe the candidate has
-    no footing for); what is shown next is marked as coming with a hint."""
+    candidate's words and gives a nudge toward what the claim gets wrong, the claim's own check
+    (not a probe the candidate has no footing for); what is shown next is marked as coming with a
+    hint."""
     question = bank["algo-07"]
+    wrong = question.misconception("ppo-takes-max")
     driver = graph_driver(plan=["algo-07"], lang=lang)
     await driver.start()
     await driver.reply("answer", answer)
     assessment = driver.progress.assessment
-    assert assessment.depth == 0 and "ppo-takes-max" in {m.misconception for m in assessment.misconceptions}
+    assert assessment.depth == 0 and wrong.id in {m.misconception for m in assessment.misconceptions}
     waiting = driver.waiting
     assert waiting["kind"] == "hint"
     target = question.key_point(waiting["target"])
-    assert target.hints[0].get(lang) in waiting["text"]
-    assert target.statement not in waiting["text"]
-    assert ("max" in waiting["text"]) and waiting["text"].index("max") < waiting["text"].index(
-        target.hints[0].get(lang)
-    )
+    assert target.id == "why-min-pessimistic", "the hint helps with what taking the max gets wrong"
+    assert wrong.challenge is not None
+    check = wrong.challenge.get(lang)
+    assert check in waiting["text"]
+    assert target.statement not in waiting["text"] and wrong.correction not in waiting["text"]
+    assert ("max" in waiting["text"]) and waiting["text"].index("max") < waiting["text"].index(check)
     await driver.reply("answer", explain(target.cues.en[0]))
     shown = next(e for e in driver.progress.assessment.covered if e.key_point == target.id)
     assert shown.hinted

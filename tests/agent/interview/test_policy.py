@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agent.brains.parts import untouched_parts
+from agent.brains.wording import point_behind
 from agent.interview.policy import Limits, decide
 from agent.state import Assessment, CandidateAction, Evidence, Flag, Heard, MisconceptionHit, QuestionProgress
 
@@ -150,23 +151,45 @@ def test_the_hint_goes_to_the_key_point_just_asked_about(question):
 
 def test_probes_a_stated_misconception_first(question):
     wrong = question.misconceptions[-1]
-    state = assessment_for(question, ids_at(question, 1)[:1], 1, misconceptions=[wrong.id])
+    shown = ids_at(question, 1)[:1] + ids_at(question, 2)[:1]
+    state = assessment_for(question, shown, 2, misconceptions=[wrong.id])
     first = decide_at(question, state, CandidateAction.answer, progress())
     assert (first.action, first.target) == ("follow_up", wrong.id)
     # Once challenged, the next probe goes to the first part nothing was said on.
     after = decide_at(question, state, CandidateAction.answer, progress(follow_ups=1, probed=[wrong.id]))
-    assert (after.action, after.target) == ("follow_up", first_untouched_point(question, ids_at(question, 1)[:1]))
+    assert (after.action, after.target) == ("follow_up", first_untouched_point(question, shown))
+
+
+def test_a_first_answer_of_unsure_recall_beside_a_wrong_claim_gets_a_hint_that_names_it(question):
+    """A first answer whose only footing is recall the judge is not sure of, next to a wrong claim,
+    has no footing for a probe: the claim is named and a hint follows. With sure recall, later in
+    the question, or with more than recall shown, the claim is challenged by a follow-up."""
+    wrong = question.misconceptions[-1]
+    shown = ids_at(question, 1)[:1]
+    state = assessment_for(question, shown, 1, misconceptions=[wrong.id])
+    unsure = state.model_copy(update={"covered": [e.model_copy(update={"strength": 0.8}) for e in state.covered]})
+    sure = state.model_copy(update={"covered": [e.model_copy(update={"strength": 0.99}) for e in state.covered]})
+    first = decide_at(question, unsure, CandidateAction.answer, progress())
+    assert (first.action, first.challenge) == ("hint", wrong.id)
+    assert first.target in set(state.missed)
+    for later in (
+        decide_at(question, unsure, CandidateAction.answer, progress(follow_ups=1)),
+        decide_at(question, sure, CandidateAction.answer, progress()),
+    ):
+        assert (later.action, later.target) == ("follow_up", wrong.id)
 
 
 def test_an_answer_standing_on_a_wrong_claim_gets_a_hint_that_names_it(question):
     """Nothing shown and a wrong claim stated: the wrong claim is named and the hint points at the
-    first part's entry point, as an interviewer redirects; without hints left, the claim is
+    key point that claim gets wrong, as an interviewer redirects; without hints left, the claim is
     challenged by a follow-up as before."""
+    for wrong in question.misconceptions:
+        state = assessment_for(question, [], 0, misconceptions=[wrong.id], flags=[Flag.misconception])
+        decision = decide_at(question, state, CandidateAction.answer, progress())
+        assert (decision.action, decision.challenge, decision.rung) == ("hint", wrong.id, 0)
+        assert decision.target == point_behind(question, wrong).id
     wrong = question.misconceptions[0]
     state = assessment_for(question, [], 0, misconceptions=[wrong.id], flags=[Flag.misconception])
-    decision = decide_at(question, state, CandidateAction.answer, progress())
-    assert (decision.action, decision.challenge, decision.rung) == ("hint", wrong.id, 0)
-    assert decision.target == first_untouched_point(question, [])
     no_hints = decide_at(question, state, CandidateAction.answer, progress(max_hints=0))
     assert (no_hints.action, no_hints.target) == ("follow_up", wrong.id)
     # Once the claim was challenged, a second answer of the same is not redirected again for it.

@@ -63,7 +63,8 @@ def test_an_inflected_misconception_is_recognised(scorer):
     result = assess(scorer, "algo-07", answer)
     assert "ppo-takes-max" in {m.misconception for m in result.misconceptions}
     assert result.depth <= 1
-    assert first_move("algo-07", result).target == "ppo-takes-max"
+    move = first_move("algo-07", result)
+    assert "ppo-takes-max" in (move.target, move.challenge), "the wrong claim is taken up first"
 
 
 def test_its_denial_is_not_the_misconception(scorer):
