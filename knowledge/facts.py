@@ -18,9 +18,17 @@ from knowledge.models import SLUG, Bilingual, Cues, Misconception, NonEmpty, Sou
 FACTS_FILE = Path(__file__).parent / "facts.yaml"
 
 
-class Attribute(_Strict):
-    id: str = Field(pattern=SLUG.pattern)
+class _Named(_Strict):
     name: NonEmpty
+    name_zh: NonEmpty | None = None
+    """How a Chinese line names it, where the English name reads as English ("the token-level ratio")."""
+
+    def named(self, lang: str) -> str:
+        return self.name_zh if lang == "zh" and self.name_zh else self.name
+
+
+class Attribute(_Named):
+    id: str = Field(pattern=SLUG.pattern)
     names: list[NonEmpty] = Field(min_length=1)
     """How answers write it, lower case, in any language."""
     source: Source
@@ -29,8 +37,7 @@ class Attribute(_Strict):
     not with the swap besides (one wrong claim counted once)."""
 
 
-class Owner(_Strict):
-    name: NonEmpty
+class Owner(_Named):
     names: list[NonEmpty] = Field(min_length=1)
     owns: list[Attribute] = Field(min_length=1)
 
@@ -69,7 +76,7 @@ def load_facts(path: Path = FACTS_FILE) -> Facts:
 def challenges() -> dict[str, Bilingual]:
     """Per misattribution, the question that challenges it."""
     return {
-        misattribution_id(a): Bilingual(en=g.ask.en.format(term=a.name), zh=g.ask.zh.format(term=a.name))
+        misattribution_id(a): Bilingual(en=g.ask.en.format(term=a.name), zh=g.ask.zh.format(term=a.named("zh")))
         for g in load_facts().groups
         for owner in g.owners
         for a in owner.owns
@@ -87,14 +94,16 @@ def misattributions() -> dict[str, Misconception]:
                 # the whole group's owners, so a swap's correction also says what the rival owns
                 # ("CISPO is DeepSeek's method" was corrected only with what DeepSeek made)
                 each_en = "; ".join(f"{o.name}: {', '.join(a.name for a in o.owns)}" for o in group.owners)
-                each_zh = "；".join(f"{o.name}：{'、'.join(a.name for a in o.owns)}" for o in group.owners)
+                each_zh = "；".join(
+                    f"{o.named('zh')}：{'、'.join(a.named('zh') for a in o.owns)}" for o in group.owners
+                )
                 out[misattribution_id(attribute)] = Misconception(
                     id=misattribution_id(attribute),
                     statement=f"{attribute.name} belongs to a rival of {owner.name}.",
-                    statement_zh=f"把 {attribute.name} 安到了 {owner.name} 之外的系统头上。",
+                    statement_zh=f"把 {attribute.named('zh')} 安到了 {owner.named('zh')} 之外的系统头上。",
                     cues=Cues(en=names, zh=names),
                     correction=f"{attribute.name} is {owner.name}'s ({group.what.en}; {ref}). In full: {each_en}.",
-                    correction_zh=f"{attribute.name} 属于 {owner.name}（{group.what.zh}；{ref}）。完整的对应：{each_zh}。",
+                    correction_zh=f"{attribute.named('zh')} 属于 {owner.named('zh')}（{group.what.zh}；{ref}）。完整的对应：{each_zh}。",
                     sources=[attribute.source],
                 )
     return out

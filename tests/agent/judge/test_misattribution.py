@@ -3,6 +3,7 @@ left alone where it negates, compares, shares or asks, and charged like any misc
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from agent.judge.misattribution import misattributions_in
 from agent.state import CandidateAction, Flag, QuestionProgress
 from common.errors import InputError
 from knowledge.bank import load_bank
-from knowledge.facts import load_facts, misattributions
+from knowledge.facts import challenges, load_facts, misattributions
 
 BANK = load_bank()
 
@@ -188,3 +189,14 @@ def test_the_correction_of_a_swap_also_says_what_the_rival_owns(lang):
     cispo = next(o for g in load_facts().groups for o in g.owners if o.name == "CISPO" and g.binds_by == "origin")
     assert "DeepSeek" in correction and "GRPO" in correction
     assert all(attribute.name in correction for attribute in cispo.owns)
+
+
+def test_a_chinese_challenge_or_correction_names_the_terms_in_chinese():
+    """ "你说的这几个目标分别最小化哪个方向的 KL？the forward KL KL(p_data || q)是 mass-covering..." was asked
+    in a Chinese session: a term whose English name reads as English has its Chinese one."""
+    english_words = re.compile(r"\b(?:the|of|and|bits|team|level|range|precision|first)\b", re.I)
+    for misconception_id, challenge in challenges().items():
+        assert not english_words.search(challenge.zh), (misconception_id, challenge.zh)
+    for misconception in misattributions().values():
+        said_in_chinese = f"{misconception.statement_zh} {misconception.correction_zh}"
+        assert not english_words.search(said_in_chinese.split("（")[0]), misconception.statement_zh
