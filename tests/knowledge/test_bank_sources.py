@@ -134,3 +134,13 @@ def test_cli_show_sources(runner, app, bank_dir, sourced, monkeypatch):
     assert "reviewed 2026-12-01" in result.output
     plain = runner.invoke(app, ["bank", "show", "algo-07"])
     assert "arXiv:1707.06347" not in plain.output
+
+
+def test_cli_show_in_chinese_heads_the_rubric_in_chinese(runner, app):
+    """`bank show --lang zh` printed the Chinese rubric under English headings ("Key points", "probe:")."""
+    result = runner.invoke(app, ["bank", "show", "algo-07", "--lang", "zh", "--sources"])
+    assert result.exit_code == 0, result.output
+    for heading in ("要点", "追问：", "误解", "参考答案", "来源：", "难度 2"):
+        assert heading in result.output, heading
+    for english in ("Key points", "probe:", "Misconceptions", "Model answer", "source:", "difficulty"):
+        assert english not in result.output, english

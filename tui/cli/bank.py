@@ -13,6 +13,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from agent.labels import Labels
 from common.settings import load_settings
 from common.terminal import clean_for_display, terminal_safe_json
 from evals.bank_audit import CHECKS, audit
@@ -70,41 +71,48 @@ def bank_show(
     if question_id not in bank:
         raise fail(f"unknown question id {question_id!r}; valid ids: {', '.join(bank)}")
     q = bank[question_id]
-    reviewed = f"; reviewed {q.reviewed.isoformat()}" if q.reviewed else ""
-    out.print(f"[bold]{q.id}[/] ({q.section.value}; {', '.join(q.topics)}; difficulty {q.difficulty}{reviewed})")
+    say = Labels(lang)
+    fields = [
+        say.name("sections", q.section.value),
+        say.topics(q.topics),
+        say("question_difficulty", difficulty=q.difficulty),
+    ]
+    fields += [say("bank_reviewed", date=q.reviewed.isoformat())] if q.reviewed else []
+    out.print(f"[bold]{q.id}[/] ", end="")
+    out.print(say.aside(say("bank_field_separator").join(fields)).strip(), markup=False)
     out.print(clean_for_display(q.prompt.get(lang)), markup=False)
-    out.print("\n[bold]Key points[/]")
+    out.print(f"\n[bold]{say('bank_key_points')}[/]")
     for kp in q.key_points:
         out.print(f"  L{kp.level} {kp.id}: ", end="")
         out.print(clean_for_display(kp.statement_in(lang)), markup=False)
-        out.print("     probe: ", end="")
+        out.print(f"     {say('bank_probe')}", end="", markup=False)
         out.print(clean_for_display(kp.probe.get(lang)), markup=False)
         if sources:
-            _print_sources(kp.sources)
-    out.print("\n[bold]Misconceptions[/]")
+            _print_sources(kp.sources, say)
+    out.print(f"\n[bold]{say('misconceptions')}[/]")
     for m in q.misconceptions:
         out.print(f"  {m.id}: ", end="")
         out.print(clean_for_display(f"{m.statement_in(lang)} -> {m.correction_in(lang)}"), markup=False)
         if sources:
-            _print_sources(m.sources)
-    out.print("\n[bold]Model answer[/]")
+            _print_sources(m.sources, say)
+    out.print(f"\n[bold]{say('model_answer')}[/]")
     out.print(clean_for_display(q.model_answer_in(lang)), markup=False)
     if sources:
-        out.print("\n[bold]Figures in the model answer[/]")
+        out.print(f"\n[bold]{say('bank_figures')}[/]")
         for figure in q.figures:
             out.print("  ", end="")
             out.print(clean_for_display(figure.figure), markup=False)
-            _print_sources(figure.sources)
+            _print_sources(figure.sources, say)
         if not q.figures:
-            out.print("  (none listed)")
+            out.print(f"  {say('bank_none_listed')}", markup=False)
 
 
-def _print_sources(sources: list[Source]) -> None:
+def _print_sources(sources: list[Source], say: Labels) -> None:
     if not sources:
-        out.print("     [yellow]source: none[/]")
+        out.print(f"     [yellow]{say('bank_no_source')}[/]")
     for source in sources:
-        label = "source (secondary)" if source.secondary else "source"
-        out.print(f"     {label}: ", end="")
+        label = say("bank_source_secondary" if source.secondary else "bank_source")
+        out.print(f"     {label}", end="", markup=False)
         out.print(clean_for_display(f"{source.ref}: {source.supports}"), markup=False)
 
 
