@@ -195,6 +195,65 @@ def gives_figure(sentence: str) -> bool:
     return bool(FIGURE.search(sentence.lower()))
 
 
+_NUMBER = (
+    r"(\d+(?:,\d{3})*(?:\.\d+)?(?:e-?\d+)?)(?:\s*(?:-|–|~|to|到|至)\s*(\d+(?:,\d{3})*(?:\.\d+)?))?"
+    r"\s*(thousand|million|billion|trillion|[kmbt千万亿%％x×倍])?(?![a-z])"
+)
+WRITTEN_NUMBER = re.compile(r"(?<![a-z\-_.0-9])" + _NUMBER)
+"""A number as a candidate writes it, with its range and multiplier; not inside a name (Qwen3, H800)."""
+NAMED_NUMBER = re.compile(r"(\d+(?:\.\d+)?)()([kmbt])?(?![a-z])")
+"""Each number of a reference text inside names too, alone (its "Qwen2.5-32B" backs "a 32B model";
+"Qwen3-235B" is no range)."""
+SCALE = {"thousand": 1e3, "k": 1e3, "千": 1e3, "万": 1e4, "million": 1e6, "m": 1e6, "亿": 1e8}
+SCALE |= {"billion": 1e9, "b": 1e9, "trillion": 1e12, "t": 1e12}
+PERCENT = 0.01
+FIGURE_SLACK = 1.3
+"""A figure agrees with a reference within this factor: "about 2.5x" for "2.35-2.67x", "2k steps"
+for "over 2,000"."""
+DIGITS_SLACK = 1.05
+"""... or, written without a multiplier, by its digits alone within this one: "54.8 on logic puzzles"
+for "+54.8%" (a 70B model is not 67.6 points)."""
+
+
+def _numbers(pattern: re.Pattern[str], text: str) -> list[tuple[float, float, float]]:
+    """(low, high, scale) of each number in the text; a year is not a figure."""
+    out = []
+    for match in pattern.finditer(text.lower()):
+        low = float(match.group(1).replace(",", ""))
+        high = float(match.group(2).replace(",", "")) if match.group(2) else low
+        if not match.group(2) and not match.group(3) and re.fullmatch(r"(?:19|20)\d\d", match.group(1)):
+            continue
+        out.append((low, high, PERCENT if match.group(3) in ("%", "％") else SCALE.get(match.group(3) or "", 1.0)))
+    return out
+
+
+def _percentages(text: str) -> list[tuple[float, float]]:
+    return [(low, high) for low, high, scale in _numbers(WRITTEN_NUMBER, text) if scale == PERCENT]
+
+
+def figures_contradict(references: list[str], sentence: str) -> bool:
+    """Does the sentence give written figures of which none agrees with any in the references (the
+    point's statement)? "ProRL trained a 70B model" gives a figure, the wrong one. Spelled numbers
+    are not read."""
+    given = _numbers(WRITTEN_NUMBER, sentence)
+    if not given:
+        return False
+    known = [n for text in references for pattern in (WRITTEN_NUMBER, NAMED_NUMBER) for n in _numbers(pattern, text)]
+    # "60% overhead" is also "1.6x": a percentage of the references agrees as the factor it makes.
+    known += [(1 + low / 100, 1 + high / 100, 1.0) for text in references for low, high in _percentages(text)]
+
+    def near(value: float, low: float, high: float, slack: float = FIGURE_SLACK) -> bool:
+        return low / slack <= value <= high * slack
+
+    return not any(
+        (scale == 1.0 and near(value, k_low, k_high, DIGITS_SLACK))
+        or near(value * scale, k_low * k_scale, k_high * k_scale)
+        for low, high, scale in given
+        for value in (low, high)
+        for k_low, k_high, k_scale in known
+    )
+
+
 def _says(sentence: str, *verbs: re.Pattern[str]) -> bool:
     text = sentence.lower()
     said = any(v.search(text) for v in verbs)

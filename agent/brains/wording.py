@@ -14,6 +14,7 @@ from string import Formatter
 from agent.brains.listening import ABOUT_FORM, FILLER, META_LEAD, NEAR_STRENGTH, clarification_for, stems
 from agent.brains.parts import untouched_parts
 from agent.brains.request import WriteRequest
+from agent.judge.claims import misfigured
 from agent.prompts import load_yaml
 from agent.state import Assessment, Decision, Evidence, Flag, Heard, Reference
 from agent.text import CJK_CHAR, WORD, find_cue, normalise, shorten
@@ -238,7 +239,9 @@ def phrase(request: WriteRequest) -> str:
         covered = {e.key_point for e in assessment.covered}
         fresh_part = len(question.parts) > 1 and point.part in {p.id for p in untouched_parts(question, covered)}
         if said:
-            body = voice.say("partly", quote=said, probe=probe)
+            # Figures given for a point that is its figures, none of them the point's: check them.
+            kind = "figures_check" if misfigured(question, point, decision.said or "") else "partly"
+            body = voice.say(kind, quote=said, probe=probe)
         elif fresh_part and point.part is not None:  # fresh_part implies a part
             # A part whose concept was only named is not one "you haven't answered yet", nor one the
             # candidate said something toward ("PPO epoch 一般就 1 到 2，多了就 off-policy" was met

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
@@ -16,7 +17,8 @@ import numpy as np
 from agent.judge.misattribution import misattributions_in
 from agent.judge.siblings import names_a_sibling_instead
 from agent.state import Evidence, MisconceptionHit
-from agent.text import asserts, explains, find_cue, gives_figure, normalise, size, states
+from agent.text import asserts, explains, figures_contradict, find_cue, gives_figure, normalise, size, states
+from knowledge.exemplars import QuestionExemplars, load_exemplars
 from knowledge.facts import misattributions
 from knowledge.models import KeyPoint, Question
 
@@ -53,14 +55,41 @@ def waves_away(point: KeyPoint, sentence: str) -> bool:
     return dismisses(sentence) and not DISMISSAL.search(" | ".join([point.statement, *point.cues.all()]).lower())
 
 
-def cannot_show(point: KeyPoint, sentence: str) -> bool:
+def cannot_show(question: Question, point: KeyPoint, sentence: str) -> bool:
     """Whatever it reads like, the sentence does not show the point: it names a sibling of the
-    point's subject instead, waves the point away, or names where the point's figures are without one."""
+    point's subject instead, waves the point away, or names where the point's figures are without
+    one, or with figures none of which is the point's."""
     return (
         names_a_sibling_instead(point, sentence)
         or waves_away(point, sentence)
-        or (point.figures and not gives_figure(sentence))
+        or lacks_its_figures(question, point, sentence)
     )
+
+
+def lacks_its_figures(question: Question, point: KeyPoint, sentence: str) -> bool:
+    """A point that is its figures, and a sentence that gives none of them (no figure at all, or
+    only others): whoever reads it, a judge by meaning or a model, it does not show the point."""
+    return point.figures and (not gives_figure(sentence) or misfigured(question, point, sentence))
+
+
+def misfigured(question: Question, point: KeyPoint, sentence: str) -> bool:
+    """Does the sentence give figures for a point that is its figures, none of them the point's
+    ("ProRL trained a 70B model")?"""
+    return point.figures and figures_contradict(figure_references(question.id, point), sentence)
+
+
+@cache
+def _exemplars() -> dict[str, QuestionExemplars]:
+    return load_exemplars()[0]
+
+
+def figure_references(question_id: str, point: KeyPoint) -> list[str]:
+    """Where a figures point's figures are written: its statement in both languages and the
+    sentences of ours that make it (its exemplars hold right figures the statement leaves out, such
+    as infra-08's 42.0 → 23.3 at staleness 4)."""
+    ours = _exemplars().get(question_id)
+    made = ours.key_points.get(point.id) if ours else None
+    return [point.statement, point.statement_zh or "", *(made.paraphrases + made.plain if made else [])]
 
 
 @dataclass(frozen=True)
@@ -135,7 +164,7 @@ def _by_cues(question: Question, sentence: str) -> SentenceClaims:
         if not cue:
             continue
         out.mentioned = True
-        if (kp.level == 1 or explanatory) and not cannot_show(kp, sentence):
+        if (kp.level == 1 or explanatory) and not cannot_show(question, kp, sentence):
             out.points.append(PointClaim(kp.id, kp.level, sentence, "cue", cue=cue))
     out.misconceptions = [
         WrongClaim(w.id, sentence, "cue") for w in question.misconceptions if asserts(sentence, w.cues.all())
@@ -217,7 +246,12 @@ def _apply_levels_and_cues(question: Question, claims: SentenceClaims) -> None:
             claims.points.append(dataclasses.replace(cue_claim, strength=round(p, 3)))
             if claims.near_miss is not None and claims.near_miss.key_point == cue_claim.key_point:
                 claims.near_miss = None  # the cue made it
-    claims.points = [c for c in claims.points if not cannot_show(question.key_point(c.key_point), sentence)]
+    shown = [c for c in claims.points if not cannot_show(question, question.key_point(c.key_point), sentence)]
+    # Figures that are not the point's were still said toward it: the interviewer asks to check them.
+    checked = [c for c in claims.points if misfigured(question, question.key_point(c.key_point), sentence)]
+    if checked and claims.near_miss is None:
+        claims.near_miss = checked[0]
+    claims.points = shown
     named = {w.misconception for w in claims.misconceptions}
     claims.misconceptions += [w for w in cued.misconceptions if w.misconception not in named]
     # Naming a point's cue is recall only where the head does not rule the point out: "my mornings

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from agent.judge.claims import lacks_its_figures
 from agent.judge.meaning import MeaningJudge
 from agent.judge.scoring import (
     Bounds,
@@ -227,6 +228,7 @@ def _verified_points(
         if (
             sentence is None
             or not anchored(question, point, sentence, judge)
+            or lacks_its_figures(question, point, sentence)
             or (manipulated and not find_cue(normalise(sentence), point.cues.all()))
             or uses.get(sentence, 0) >= MAX_POINTS_PER_SENTENCE
         ):

@@ -259,3 +259,22 @@ def test_a_verified_reasoning_point_bounds_the_model_at_reasoning_not_expert(que
     for asked, expected in ((3, 3), (4, 3)):
         result = verified_assessment(question, ANSWER, verdict(asked, claim(reasoning, sentence)), None, 20_000)
         assert result.depth == expected, (asked, result.reason)
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "Thinking Machines wrote a blog post comparing it with RL.",  # where the figures are, none given
+        "On-policy distillation was about 500 times cheaper than RL on a 70B model.",  # figures, not the point's
+    ],
+)
+def test_a_model_cannot_credit_a_figures_point_on_a_sentence_without_its_figures(bank, quote):
+    """The rule the offline judge keeps holds for a model's claims too."""
+    question = bank["algo-17"]
+    right = (
+        "OPD is about ten times cheaper than RL, because in the Qwen3 report it reached 74.4 on AIME'24 "
+        "with roughly 1,800 GPU-hours against 17,920."
+    )
+    for sentence, shown in ((quote, False), (right, True)):
+        result = verified_assessment(question, sentence, verdict(4, claim("figures-lineage", sentence)), None, 20_000)
+        assert ("figures-lineage" in {e.key_point for e in result.covered}) is shown, sentence

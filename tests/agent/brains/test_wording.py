@@ -185,3 +185,21 @@ def test_a_part_the_candidate_began_on_is_not_called_unanswered(bank, lang):
     assert said_in(follow_up([]), "new_part")
     line = follow_up([began])
     assert said_in(line, "part_touched") and not said_in(line, "new_part"), line
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "ProRL trained a 70B model for more than 20,000 steps"),
+        ("zh", "ProRL 在 70B 模型上训练了两万多步"),
+    ],
+)
+def test_figures_that_are_not_the_points_are_asked_to_be_checked(bank, lang, said):
+    """A user trial: "ProRL 在 70B 模型上，两万多步" went unchallenged. The follow-up on the figures
+    point names the candidate's figures and asks to check them, rather than to go further."""
+    question = bank["algo-16"]
+    line = line_after(question, [], "prorl-figures", said=said, lang=lang)
+    assert any(variant.split("{")[0] in line for variant in PHRASES[lang]["figures_check"]), line
+    assert said in line
+    right = line_after(question, [], "prorl-figures", said="ProRL trained a 1.5B model for 2,000 steps", lang=lang)
+    assert not any(variant.split("{")[0] in right for variant in PHRASES[lang]["figures_check"]), right

@@ -1,12 +1,13 @@
 """A key point that *is* its figures (`figures: true` in the bank) is shown only by a sentence that
-gives a number or a formula: naming the paper or the lab that has the figures is not giving them."""
+gives a number or a formula: naming the paper or the lab that has the figures is not giving them,
+and giving only figures that are not the point's ("ProRL trained a 70B model") is not either."""
 
 from __future__ import annotations
 
 import pytest
 
 from agent.judge.scoring import RubricScorer
-from agent.text import gives_figure
+from agent.text import figures_contradict, gives_figure
 from knowledge.bank import load_bank
 from knowledge.models import Question
 
@@ -54,3 +55,43 @@ def test_naming_where_the_figures_are_does_not_show_a_figures_point(scorer: Rubr
 def test_a_sentence_with_the_figures_still_shows_the_point(scorer: RubricScorer):
     figures = "Thinking Machines reported that on-policy distillation needs 9 to 30 times less compute than RL."
     assert "figures-lineage" in {e.key_point for e in scorer.assess(BANK["algo-17"], figures, None).covered}
+
+
+PRORL = BANK["algo-16"].key_point("prorl-figures")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "contradicts"),
+    [
+        # A user trial: wrong figures, confidently given.
+        ("ProRL 在 70B 模型上训练了两万多步。", True),
+        ("ProRL trained for 20k steps on a 7B model.", True),
+        ("Math went up about 40%.", True),
+        # The point's figures, written another way: a multiplier, digits, a range, a spelled scale.
+        ("A 1.5B model, 2k+ steps, 136K problems.", False),
+        ("用的是 1.5B 的模型，训练了 2000 多步，约 13.6 万道题。", False),
+        ("They used about 136 thousand problems.", False),
+        ("Logic puzzles improved by roughly 55%.", False),
+        # One right figure among others is enough; no written figure, or only a year, is no contradiction.
+        ("It ran 2,000 steps; I think the model was 7B.", False),
+        ("Math went up about fifteen percent.", False),
+        ("It came out in 2025.", False),
+    ],
+)
+def test_written_figures_agree_with_the_points_or_contradict_it(sentence, contradicts):
+    assert figures_contradict([PRORL.statement, PRORL.statement_zh or ""], sentence) is contradicts
+
+
+def test_an_overhead_in_percent_agrees_with_the_same_factor():
+    point = BANK["infra-12"].key_point("figures")
+    references = [point.statement, point.statement_zh or ""]
+    assert not figures_contradict(references, "Batch invariance cost about a 1.6x slowdown in vLLM.")
+    assert figures_contradict(references, "Batch invariance costs about 5x in vLLM.")
+
+
+def test_wrong_figures_do_not_show_a_figures_point(scorer: RubricScorer):
+    question = BANK["algo-16"]
+    wrong = "ProRL trained a 70B model for over 20,000 steps on about 5 million problems."
+    right = "ProRL trained a 1.5B model for over 2,000 steps on about 136K problems."
+    assert "prorl-figures" not in {e.key_point for e in scorer.assess(question, wrong, None).covered}
+    assert "prorl-figures" in {e.key_point for e in scorer.assess(question, right, None).covered}

@@ -7,6 +7,9 @@ a stated misconception is recall at most; grader instructions are ignored; depth
 
 from __future__ import annotations
 
+import re
+from functools import partial
+
 import pytest
 from agent_helpers import (
     BANK_IDS,
@@ -25,6 +28,7 @@ from hypothesis import strategies as st
 
 from agent.judge.scoring import DepthRule, RubricScorer, reason_for
 from agent.state import Evidence, Flag
+from agent.text import WRITTEN_NUMBER
 
 QID = "algo-07"
 
@@ -352,12 +356,20 @@ def test_assess_never_raises_and_quotes_are_substrings(bank, text, prior_text):
         assert hit.quote in text
 
 
-def _with_a_figure(cue: str) -> str:
-    return f"The {cue} matters because it keeps the update 10x smaller."
+def _its_figure(kp) -> str:
+    """A figure of the point's own statement: a point that is its figures needs one, and one of its own."""
+    written = [m.group(0).strip() for m in WRITTEN_NUMBER.finditer(kp.statement.lower())]
+    figures = [w for w in written if not re.fullmatch(r"(?:19|20)\d\d", w)]  # a year is not a figure
+    assert figures, f"{kp.id} is flagged as its figures but its statement writes none"
+    return figures[0]
 
 
-def _with_a_figure_zh(cue: str) -> str:
-    return f"{cue}很重要，因为它可以把每次更新缩小 10 倍。"
+def _with_a_figure(cue: str, figure: str) -> str:
+    return f"The {cue} matters because it keeps the update {figure} smaller."
+
+
+def _with_a_figure_zh(cue: str, figure: str) -> str:
+    return f"{cue}很重要，因为它可以把每次更新缩小 {figure}。"
 
 
 def test_every_key_point_cue_is_recognised_in_an_explanatory_sentence(bank, scorer):
@@ -368,7 +380,8 @@ def test_every_key_point_cue_is_recognised_in_an_explanatory_sentence(bank, scor
         for kp in question.key_points:
             en, zh = explain, explain_zh
             if kp.figures:
-                en, zh = _with_a_figure, _with_a_figure_zh
+                figure = _its_figure(kp)
+                en, zh = partial(_with_a_figure, figure=figure), partial(_with_a_figure_zh, figure=figure)
             for cue, sentence in [*((c, en(c)) for c in kp.cues.en), *((c, zh(c)) for c in kp.cues.zh)]:
                 if kp.id not in _covered(scorer.assess(question, sentence, None)):
                     missed.append(f"{question.id}/{kp.id}: {cue!r} in {sentence!r}")
