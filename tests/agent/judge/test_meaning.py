@@ -493,3 +493,16 @@ def test_making_the_compared_one_the_better_one_reverses_the_comparison(scorer):
     assert not scorer.assess(BANK["algo-01"], answer, None).misconceptions
     wrong = scorer.assess(BANK["algo-01"], "We use actor-critic because it is more sample efficient than DQN.", None)
     assert "ac-more-sample-efficient-than-dqn" in {m.misconception for m in wrong.misconceptions}
+
+
+def test_the_canonical_kl_slip_is_heard_in_plain_words(scorer):
+    """Tried by hand: "KL is basically a distance, so it's symmetric." went unchallenged, and "the
+    entropy of the data plus the KL" showed nothing; the interviewer then asked for what was said."""
+    answer = "Cross-entropy is the entropy of the data plus the KL. KL is basically a distance, so it's symmetric."
+    result = assess(scorer, "algo-02", answer)
+    assert "kl-is-symmetric-distance" in {m.misconception for m in result.misconceptions}
+    assert "ce-equals-entropy-plus-kl" in {e.key_point for e in result.covered}
+    correct = "KL is not basically a distance: it is not symmetric, so KL(p||q) and KL(q||p) differ."
+    assert "kl-is-symmetric-distance" not in {
+        m.misconception for m in assess(scorer, "algo-02", correct).misconceptions
+    }
