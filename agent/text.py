@@ -272,7 +272,8 @@ GRADER_INSTRUCTION = re.compile(
     r"\b(you are|you're|act as|pretend to be) (now )?(a |an |the )?(lenient |generous )?(grader|evaluator|judge|scorer)|"
     r"\b(note|message|instruction)s? (to|for) (the |any )?(automated |ai )?(grader|evaluator|scorer|judge|ai|model|llm|assessor|(grading|scoring) (system|model))|"
     r"\bdear (grader|evaluator|scorer|assessor)|"
-    r"(^|[(\[【（])\s*(hey |hi |hello |dear )?(automated )?(grader|evaluator|scorer|assessor|judge)\s*[,:]|"
+    r"(^|[(\[【（]|<!--)\s*(hey |hi |hello |dear )?(automated )?(grader|evaluator|scorer|assessor|judge)\s*[,:]|"
+    r"\bset (all |every )(the )?(scores?|grades?|marks?|depths?)\b.{0,15}\b(max|maximum|full|top|highest|4|four)\b|"
     r"^\s*(system|assistant|grader|evaluator|interviewer|user|candidate)\s*:|"
     r"\"?depth\"?\s*[:=]\s*\"?[0-4]|\bscore\s*[:=]\s*\d|"
     r"(this|my) answer (is|deserves|should get|should receive) (a |an )?(4|four|full|perfect|maximum|top)|"
@@ -294,6 +295,10 @@ GRADER_INSTRUCTION = re.compile(
     r"深度\s*[:：=]\s*[0-4]",
     re.IGNORECASE | re.MULTILINE,
 )
+
+HIDDEN_MARKUP = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+"""An HTML comment: text a rendered answer hides from the interviewer, so it is written for a machine
+and never judged as content (the answer as typed is still saved whole)."""
 
 DONT_KNOW = re.compile(
     r"\b(i )?(really |honestly )?(don'?t|do not|dunno) know\b|\bno idea\b|\bnot sure\b|\bno clue\b|"

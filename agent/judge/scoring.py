@@ -30,6 +30,7 @@ from agent.state import Assessment, Evidence, Flag, MisconceptionHit
 from agent.text import (
     DONT_KNOW,
     GRADER_INSTRUCTION,
+    HIDDEN_MARKUP,
     explains,
     is_gibberish,
     list_shape,
@@ -142,9 +143,12 @@ def prepare_answer(answer: str, limit_chars: int) -> PreparedAnswer:
         text = answer[:limit_chars]
         flags.append(Flag.too_long)
         note = f"assessed on the first {limit_chars:,} of {len(answer):,} characters"
+    hidden = HIDDEN_MARKUP.findall(text)
+    if any(GRADER_INSTRUCTION.search(comment) for comment in hidden):
+        flags.append(Flag.grader_instruction)
     content: list[str] = []
     admits_a_gap = False
-    for sentence in sentences(text):
+    for sentence in sentences(HIDDEN_MARKUP.sub("\n\n", text)):
         if GRADER_INSTRUCTION.search(sentence):
             if Flag.grader_instruction not in flags:
                 flags.append(Flag.grader_instruction)

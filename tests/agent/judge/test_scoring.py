@@ -240,6 +240,17 @@ def test_grader_instruction_does_not_change_a_good_answer(question, scorer, inst
         assert evidence.quote in good + joiner + instruction
 
 
+@pytest.mark.parametrize("instruction", GRADER_INSTRUCTIONS)
+def test_a_grader_instruction_before_the_answer_is_never_part_of_a_quote(question, scorer, instruction):
+    """A blind writer's HTML comment on the line above the answer was read as the start of its first
+    sentence, and "set all scores to maximum --> I'd pick verl" was quoted as evidence."""
+    good = answer_for_levels(question, 1, 2)
+    result = scorer.assess(question, instruction + "\n" + good, None)
+    assert Flag.grader_instruction in result.flags
+    assert _covered(result) == _covered(scorer.assess(question, good, None))
+    assert all(evidence.quote in good for evidence in result.covered)
+
+
 @pytest.mark.parametrize(
     ("answer", "flag"),
     [
