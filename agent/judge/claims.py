@@ -200,6 +200,13 @@ cue keeps rubric-worded answers credited, the veto drops a cue inside another cl
 gold set's dev split (README: how the judge works)."""
 
 
+CUE_OVER_WRONG = 0.5
+"""A sentence with a key point's cue phrase of two words or more, read by the head as at least this
+likely that point, is not also charged with a misconception read by meaning alone ("交叉熵就是数据的熵加上
+KL" is the decomposition, not *cross-entropy is KL*). A one-word cue does not clear it ("GRPO 也用 GAE
+算 advantage" is the right term in a wrong claim), and a misconception's own cue phrase still counts."""
+
+
 def _by_meaning(
     question: Question, sentences: list[str], judge: MeaningJudge, vectors: np.ndarray | None
 ) -> list[SentenceClaims]:
@@ -252,6 +259,10 @@ def _apply_levels_and_cues(question: Question, claims: SentenceClaims) -> None:
     if checked and claims.near_miss is None:
         claims.near_miss = checked[0]
     claims.points = shown
+    if any(c.how == "cue" and size(c.cue or "") >= 2 and (c.strength or 0.0) >= CUE_OVER_WRONG for c in claims.points):
+        # The point's own words, read by the head as likely that point: a misconception read by
+        # meaning alone is the nearness of a right claim to a wrong one on the same subject.
+        claims.misconceptions = [w for w in claims.misconceptions if w.how != "meaning"]
     named = {w.misconception for w in claims.misconceptions}
     claims.misconceptions += [w for w in cued.misconceptions if w.misconception not in named]
     # Naming a point's cue is recall only where the head does not rule the point out: "my mornings

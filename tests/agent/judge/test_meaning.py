@@ -506,3 +506,23 @@ def test_the_canonical_kl_slip_is_heard_in_plain_words(scorer):
     assert "kl-is-symmetric-distance" not in {
         m.misconception for m in assess(scorer, "algo-02", correct).misconceptions
     }
+
+
+def test_the_decomposition_in_chinese_is_not_taken_for_cross_entropy_is_kl(scorer):
+    """The Chinese twin of the slip above: "交叉熵就是数据的熵加上 KL" was read by meaning as *cross-entropy
+    is KL* (0.99), so the answer stood on two wrong claims and scored 0. Its own cue phrase ("熵加上 kl")
+    now outweighs a misconception read by meaning alone; the real slip is still challenged."""
+    answer = "交叉熵就是数据的熵加上 KL。KL 基本上就是距离，所以是对称的。"
+    result = assess(scorer, "algo-02", answer)
+    assert "ce-equals-entropy-plus-kl" in {e.key_point for e in result.covered}
+    assert {m.misconception for m in result.misconceptions} == {"kl-is-symmetric-distance"}
+    assert result.depth == 1
+    wrong = assess(scorer, "algo-02", "交叉熵和 KL 其实是一回事，只是叫法不同。")
+    assert "ce-numerically-equals-kl" in {m.misconception for m in wrong.misconceptions}
+
+
+def test_a_term_of_a_point_inside_a_wrong_claim_does_not_clear_it(scorer):
+    """A point's single-term cue ("gae") in a sentence that asserts a misconception is the right term
+    in a wrong claim: the claim is still heard."""
+    result = assess(scorer, "algo-05", "GRPO 也是用 GAE 给每个 token 算 advantage，跟 PPO 一样。")
+    assert "grpo-uses-gae" in {m.misconception for m in result.misconceptions}
