@@ -231,6 +231,19 @@ def _percentages(text: str) -> list[tuple[float, float]]:
     return [(low, high) for low, high, scale in _numbers(WRITTEN_NUMBER, text) if scale == PERCENT]
 
 
+FACTOR = re.compile(r"(?<![a-z\-_.0-9])(\d+(?:,\d{3})*(?:\.\d+)?)\s*(?:x|×|倍|times)(?![a-z])")
+"""A figure written as a factor ("by 128x", "放大 4096 倍"): what a claim of scale comes to."""
+
+
+def factors_contradict(references: list[str], sentence: str) -> bool:
+    """Where the references give a factor, does the sentence give one that none of their figures
+    backs? "Two SUM reductions over 64 ranks inflate the value by 128x" against 4096x: the 64 ranks
+    agree, the result does not."""
+    if not any(FACTOR.search(text.lower()) for text in references):
+        return False
+    return any(figures_contradict(references, match.group(1)) for match in FACTOR.finditer(sentence.lower()))
+
+
 def figures_contradict(references: list[str], sentence: str) -> bool:
     """Does the sentence give written figures of which none agrees with any in the references (the
     point's statement)? "ProRL trained a 70B model" gives a figure, the wrong one. Spelled numbers

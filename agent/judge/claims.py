@@ -17,7 +17,17 @@ import numpy as np
 from agent.judge.misattribution import misattributions_in
 from agent.judge.siblings import names_a_sibling_instead
 from agent.state import Evidence, MisconceptionHit
-from agent.text import asserts, explains, figures_contradict, find_cue, gives_figure, normalise, size, states
+from agent.text import (
+    asserts,
+    explains,
+    factors_contradict,
+    figures_contradict,
+    find_cue,
+    gives_figure,
+    normalise,
+    size,
+    states,
+)
 from knowledge.exemplars import QuestionExemplars, load_exemplars
 from knowledge.facts import misattributions
 from knowledge.models import KeyPoint, Question
@@ -57,12 +67,14 @@ def waves_away(point: KeyPoint, sentence: str) -> bool:
 
 def cannot_show(question: Question, point: KeyPoint, sentence: str) -> bool:
     """Whatever it reads like, the sentence does not show the point: it names a sibling of the
-    point's subject instead, waves the point away, or names where the point's figures are without
-    one, or with figures none of which is the point's."""
+    point's subject instead, waves the point away, names where the point's figures are without
+    one, or with figures none of which is the point's, or claims a factor none of our texts of the
+    point backs where they give one."""
     return (
         names_a_sibling_instead(point, sentence)
         or waves_away(point, sentence)
         or lacks_its_figures(question, point, sentence)
+        or factors_contradict([*figure_references(question.id, point), *point.cues.all()], sentence)
     )
 
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from agent.judge.claims import cannot_show, figure_references
 from agent.judge.scoring import RubricScorer
-from agent.text import figures_contradict, gives_figure
+from agent.text import factors_contradict, figures_contradict, gives_figure
 from knowledge.bank import load_bank
 from knowledge.models import Question
 
@@ -95,3 +96,19 @@ def test_wrong_figures_do_not_show_a_figures_point(scorer: RubricScorer):
     right = "ProRL trained a 1.5B model for over 2,000 steps on about 136K problems."
     assert "prorl-figures" not in {e.key_point for e in scorer.assess(question, wrong, None).covered}
     assert "prorl-figures" in {e.key_point for e in scorer.assess(question, right, None).covered}
+
+
+def test_a_factor_must_be_the_points_whatever_else_agrees():
+    """A key-point dev hard negative: "Two SUM reductions over 64 ranks inflate the value by 128x"
+    was credited as algo-09's detection figures (4096x), the 64 ranks agreeing. Not a figures point,
+    but where our texts of a point give a factor, the factor a sentence claims must be one of theirs."""
+    point = BANK["algo-09"].key_point("detection-figures")
+    references = figure_references("algo-09", point)
+    wrong = "Two SUM reductions over 64 ranks inflate the value by 128x."
+    assert factors_contradict(references, wrong)
+    assert cannot_show(BANK["algo-09"], point, wrong)  # whoever reads it, judge by meaning or model
+    assert not factors_contradict(references, "Over 64 ranks, two SUMs make it 4096 times too large.")
+    assert not factors_contradict(references, "64 张卡上 SUM 了两次，值放大了 4096 倍。")
+    assert not factors_contradict(references, "Summing twice over 64 ranks inflates it by 64 squared.")
+    # Texts that give no factor judge none: ProRL's figures are steps, problems and percentages.
+    assert not factors_contradict([PRORL.statement, PRORL.statement_zh or ""], "It trained 128x longer than before.")
