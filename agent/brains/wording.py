@@ -24,7 +24,10 @@ from knowledge.facts import challenges
 from knowledge.models import KeyPoint, Misconception, Part, Question
 
 QUOTE_CHARS = 90
-CLAUSE_WORD = re.compile(r"\s+(?=(?:but|so|because|whereas|although|though)\b)|(?=但是|所以|因为|不过|而且)", re.I)
+CLAUSE_WORD = re.compile(
+    r"\s+(?=(?:but|so|because|whereas|although|though)\b)|(?=但是|不过|而且)|(?<![是之])(?=所以|因为)", re.I
+)
+"""Clause breaks inside a sentence; not in 之所以 or 是因为, which belong to the clause they are in."""
 
 
 def excerpt(sentence: str, limit: int = QUOTE_CHARS) -> str:
@@ -48,9 +51,13 @@ LEADING_JOIN = re.compile(
     r"^(?:(?:and|or|but|so|then|while|which|although|though)\s+|(?:而且|或者|并且|然后|以及)\s*)", re.I
 )
 """A clause cut at a comma may open with the word that joined it: the quote starts after it."""
-DANGLING = re.compile(r"\b(the|a|an|of|to|and|or|with|for|in|on|by|from|that|is|are)$", re.I)
+DANGLING = re.compile(
+    r"\b(the|a|an|of|to|and|or|with|for|in|on|by|from|that|is|are)$|(?:是|把|被|和|与|跟|从|向|让|给)$", re.I
+)
 """A clause ending in one of these was cut mid-thought (by the sentence splitter or the writer)."""
-PREMISE = re.compile(r"^(?:(?:if|when|whenever|once|unless)\b|如果|假如|要是|假设|一旦|只要)", re.I)
+REASON = re.compile(r"^(?:(?:because|since)\b|因为|由于)", re.I)
+"""A clause opening with one of these gives a reason: it is quoted with the claim before it."""
+PREMISE = re.compile(r"^(?:(?:if|when|whenever|once|unless)\b|如果|假如|要是|假设|一旦|只要|之所以)", re.I)
 """A clause opening with one of these states a condition, not a claim: "If the loss is all-reduced
 twice" was quoted as the wrong claim of "..., nothing really happens"."""
 
@@ -92,9 +99,15 @@ def claim_quote(
 
 
 def _with_consequence(text: str, clauses: list[str], best: str) -> str:
-    """A condition is quoted with the clause that says what follows from it."""
+    """A condition is quoted with the clause that says what follows from it, and a reason with the
+    claim it is the reason for ("because the count was all-reduced twice" alone claims nothing)."""
     at = clauses.index(best)
     start = text.find(best)
+    head = text[:start].rstrip(" ,;:，；：、") if start > 0 else ""
+    claim = _clauses(head)[-1].strip() if REASON.match(best) and head else ""
+    if _words(claim) >= 2:
+        before = text.rfind(claim, 0, start)
+        best, start = text[before : start + len(best)], before
     while PREMISE.match(clauses[at]) and at + 1 < len(clauses) and start >= 0:
         at += 1
         end = text.find(clauses[at], start + len(best))
@@ -289,7 +302,8 @@ in some wrong claims, and an interviewer who calls those correct teaches the can
 
 def _acknowledge(question: Question, assessment: Assessment, voice: Voice, besides: str | None = None) -> str | None:
     """What the answer got right, in the candidate's words when a clause of theirs carries it (a
-    list of terms is acknowledged, not quoted; the clause `besides` is quoted elsewhere in the line)."""
+    list of terms is acknowledged, not quoted). `besides` is a clause the line quotes already: one
+    quote a line ("你提到“A”。你前面提到“B”，能再说具体一点吗？" read as two half-thoughts)."""
     fresh = [e for e in assessment.covered if e.key_point in assessment.new]
     if not fresh:
         return None
@@ -298,7 +312,7 @@ def _acknowledge(question: Question, assessment: Assessment, voice: Voice, besid
     listed = Flag.keyword_list in assessment.flags
     quote = None if listed else claim_quote(best.quote, point.cues.all(), point.statement)
     sure = (best.strength or 0) >= AFFIRM_STRENGTH
-    if quote and quote != besides:
+    if quote and not besides:
         return voice.say("acknowledge_quote" if sure else "acknowledge_heard", quote=quote)
     return voice.say("acknowledge") if sure else None
 

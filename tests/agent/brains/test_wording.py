@@ -69,12 +69,47 @@ def test_a_sure_credit_is_affirmed_and_a_weak_one_only_heard(bank, lang):
         assert "probability ratio" in line  # still heard, in the candidate's words
 
 
-def test_the_clause_a_follow_up_builds_on_is_not_also_quoted_as_praise(bank):
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_follow_up_quotes_the_candidate_once(bank, lang):
+    """Users saw "你提到“但能大大降低方差”。你前面提到“除以 std 其实不是必须的”，能再说具体一点吗？": two
+    quotes, the first left hanging. The line that builds on what was said toward its target quotes
+    only that; what was right is acknowledged in a word."""
     question = bank["algo-07"]
-    said = claim_quote(CLIP, question.key_point("clip-the-ratio").cues.all())
-    assert said
-    line = line_after(question, [clip_credit(0.99)], "zero-gradient-cases", said=said)
-    assert line.count(said) == 1, line
+    said = "the gradient is zero once the ratio is past the clip"
+    for number in range(4):  # every variant of the acknowledgement and of the move
+        assessment = Assessment(
+            question=question.id, depth=1, answer_depth=1, covered=[clip_credit(0.99)], new=["clip-the-ratio"]
+        )
+        decision = Decision(action="follow_up", target="zero-gradient-cases", said=said)
+        line = phrase(WriteRequest(question, decision, assessment, (), lang, number))
+        assert line.count("“") == 1 and said in line, line
+        assert "probability ratio" not in line, line
+
+
+@pytest.mark.parametrize(
+    ("sentence", "cue", "quoted"),
+    [
+        # A user trial quoted "普通 PPO clip 不够是": cut before 因为 in 是因为.
+        (
+            "普通 PPO clip 不够是因为 staleness 大的时候 ratio 早就超出 1±ε 了，clip 只会把梯度截掉。",
+            "clip",
+            "不够是因为 staleness",
+        ),
+        # ... and "因为那部分是常数——这就是 SFT/MLE": a reason without the claim it is the reason for.
+        ("CE 和 KL 只差一个 H(p)，因为那部分是常数。", "常数", "CE 和 KL 只差一个 H(p)，因为"),
+        (
+            "The loss gets scaled because the count was all-reduced twice, so it is N times too big.",
+            "all-reduced",
+            "The loss gets scaled because",
+        ),
+        # 之所以 X，是因为 Y: the premise goes with its reason ("所以要减 baseline" was a fragment).
+        ("之所以要减 baseline，是因为它能降低方差。", "baseline", "之所以要减 baseline，是因为"),
+    ],
+)
+def test_a_quote_keeps_a_reason_with_its_claim_and_never_ends_on_a_copula(sentence, cue, quoted):
+    quote = claim_quote(sentence, [cue])
+    assert quote and quoted in quote, quote
+    assert not quote.endswith("是"), quote
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
