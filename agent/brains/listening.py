@@ -200,7 +200,14 @@ def _asks_back(text: str, content: str, question: Question | None) -> bool:
     """A clarifying question: a short question back without a reason of the candidate's own in it,
     or one the bank answers; or a longer one whose every sentence is a question, asking which
     reading is meant ("Before I answer: do you mean ..., or ...? And token-level or sequence-level?")."""
-    if not QUESTION_END.search(text.strip()) or explains_much(content):
+    if not QUESTION_END.search(text.strip()):
+        return False
+    asked = sentences(text)
+    if size(text) <= ASK_BACK_MOST and all(QUESTION_END.search(s) and CLARIFY.search(s) for s in asked):
+        # Each sentence asks which reading is meant: however much it names on the way ("你是说开源的训练
+        # 框架，比如 verl、OpenRLHF 这种，还是各家实验室内部的系统？另外同步瓶颈是指 ...？" was judged, and praised).
+        return not TENTATIVE.search(text)
+    if explains_much(content):
         return False
     if size(text) > ASK_BACK_WORDS:
         every_one_a_question = all(QUESTION_END.search(s) for s in sentences(text))

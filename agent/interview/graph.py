@@ -333,11 +333,16 @@ def close(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[
 
 
 def _credited_words(question: Question, assessment: Assessment, target: str | None) -> str | None:
-    """After a protest, the clause to acknowledge: the one that shows the target it was about, else
-    the best of what the reply itself added; None when neither shows anything."""
+    """After a protest, the clause to acknowledge: the one that shows the key point it was about, or,
+    for a protest at a question or probe that is not one key point, the best of what the reply itself
+    added; None when nothing is found. Another point the reply showed is not what was protested:
+    "You're right, you did: ... I'll count that" over it told a user that the target was counted."""
     shown = {e.key_point: e for e in assessment.covered}
-    fresh = [shown[kp] for kp in assessment.new if kp in shown]
-    evidence = (shown.get(target) if target is not None else None) or max(fresh, key=lambda e: e.level, default=None)
+    if target is not None and target in {kp.id for kp in question.key_points}:
+        evidence = shown.get(target)
+    else:
+        fresh = [shown[kp] for kp in assessment.new if kp in shown]
+        evidence = max(fresh, key=lambda e: e.level, default=None)
     if evidence is None:
         return None
     point = question.key_point(evidence.key_point)

@@ -8,7 +8,7 @@ from agent.brains.brain import Brain
 from agent.brains.listening import HINT_AGAIN, hear, recall, strip_meta
 from agent.judge.scoring import depth_of, reason_for
 from agent.state import Assessment, CandidateAction, Evidence, Flag, Heard, ModelUse, Turn
-from agent.text import HINT_REQUEST
+from agent.text import HINT_REQUEST, one_per_line, sentences
 from knowledge.models import Question
 
 ANSWERED_IN_PLACE = (Heard.clarify, Heard.repeat, Heard.wait, Heard.terse)
@@ -16,11 +16,12 @@ ANSWERED_IN_PLACE = (Heard.clarify, Heard.repeat, Heard.wait, Heard.terse)
 
 
 def read_reply(action: CandidateAction, text: str, question: Question) -> tuple[CandidateAction, Heard | None]:
-    """What a reply asks of the interviewer: a short plea for a hint is a hint request, "next
-    question" alone a skip; otherwise what `hear` recognised besides the answer (or None)."""
+    """What a reply asks of the interviewer: a short plea for a hint is a hint request (thinking
+    aloud around it does not make it longer: "Hmm, let me think for a moment. Could you give me a
+    hint ...?"), "next question" alone a skip; otherwise what `hear` recognised besides the answer."""
     if action is not CandidateAction.answer:
         return action, None
-    if (HINT_REQUEST.search(text) or HINT_AGAIN.search(text)) and len(text) < 80:
+    if (HINT_REQUEST.search(text) or HINT_AGAIN.search(text)) and len(strip_meta(text)) < 80:
         return CandidateAction.hint, None
     heard = hear(text, question)
     if heard.heard is Heard.move_on and not heard.content:
@@ -28,9 +29,19 @@ def read_reply(action: CandidateAction, text: str, question: Question) -> tuple[
     return action, heard.heard
 
 
+def _content(turn: Turn) -> str:
+    """The reply without its talk about the conversation; a hint request's own sentence is such talk
+    ("Could you give me a hint about what you're looking for on the epochs part?")."""
+    content = strip_meta(turn.answer)
+    if turn.action is CandidateAction.hint:
+        asks = (HINT_REQUEST, HINT_AGAIN)
+        content = one_per_line([s for s in sentences(content) if not any(p.search(s) for p in asks)])
+    return content
+
+
 def has_content(turn: Turn) -> bool:
     """Is there anything in the reply for the brain to judge (not a key action, not a bare protest)?"""
-    content = strip_meta(turn.answer).strip()
+    content = _content(turn).strip()
     if turn.action is CandidateAction.hint:
         return bool(content)
     return turn.action is CandidateAction.answer and (turn.heard is not Heard.already_said or bool(content))
@@ -39,7 +50,7 @@ def has_content(turn: Turn) -> bool:
 def judged_text(turn: Turn) -> str:
     """The part of a reply the brain judges (its talk about the conversation left out); empty when
     there is nothing to judge."""
-    return strip_meta(turn.answer) if has_content(turn) else ""
+    return _content(turn) if has_content(turn) else ""
 
 
 async def judge_reply(

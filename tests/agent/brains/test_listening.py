@@ -53,6 +53,12 @@ PROTEST = "I just said it: H(p) of the data does not depend on the model paramet
             "the new policy? And should I talk about it token-level or sequence-level?",
             Heard.clarify,
         ),
+        # A trial: two questions back that name examples on the way were judged as an answer, and praised.
+        (
+            "你是说开源的训练框架，比如 verl、OpenRLHF 这种，还是各家实验室内部的系统？"
+            "另外同步瓶颈是指 rollout 和训练之间的等待，还是权重同步的等待？",
+            Heard.clarify,
+        ),
     ],
 )
 def test_requests_in_words_are_heard_in_both_languages(text, heard):
