@@ -228,6 +228,7 @@ def _by_meaning(
     whole, by_clause = readings[: len(sentences)], iter(readings[len(sentences) :])
     for i, claims in enumerate(whole):
         sentence = claims.sentence
+        sure = any((c.strength or 0.0) >= judge.POINT_OVER_WRONG for c in claims.points)
         for clause in (next(by_clause) for _ in pieces[i]):
             for point_id, p in clause.probability.items():
                 claims.reach[point_id] = max(claims.reach.get(point_id, 0.0), p)
@@ -237,10 +238,13 @@ def _by_meaning(
                 for c in clause.points
                 if c.key_point not in {p.key_point for p in claims.points}
             ]
+            # A clause read alone loses its context ("每一步 batch 里的序列组成都不一样" read as *sequences
+            # attend to each other*): a sentence the head reads as surely making a key point is not
+            # charged with a misconception only a clause of it was read as (`POINT_OVER_WRONG`).
             claims.misconceptions += [
                 dataclasses.replace(w, quote=sentence)
                 for w in clause.misconceptions
-                if w.misconception not in {m.misconception for m in claims.misconceptions}
+                if w.misconception not in {m.misconception for m in claims.misconceptions} and not sure
             ]
         _apply_levels_and_cues(question, claims)
     return whole

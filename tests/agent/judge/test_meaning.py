@@ -526,3 +526,19 @@ def test_a_term_of_a_point_inside_a_wrong_claim_does_not_clear_it(scorer):
     in a wrong claim: the claim is still heard."""
     result = assess(scorer, "algo-05", "GRPO 也是用 GAE 给每个 token 算 advantage，跟 PPO 一样。")
     assert "grpo-uses-gae" in {m.misconception for m in result.misconceptions}
+
+
+def test_a_clause_read_alone_does_not_charge_a_sentence_that_surely_makes_a_point(scorer):
+    """A trial: "每一步 batch 里的序列组成都不一样" read alone as *sequences attend to each other* (0.995)
+    challenged a correct explanation of batch-dependent numerics, which the sentence as a whole is."""
+    answer = (
+        "continuous batching 的问题主要是：请求是动态进出 batch 的，每一步 batch 里的序列组成都不一样，"
+        "所以 kernel 的归约顺序会变，结果就不是 batch invariant 的。"
+    )
+    result = assess(scorer, "infra-05", answer)
+    assert "sequences-interfere" not in {m.misconception for m in result.misconceptions}
+    assert "batch-dependent-numerics" in {e.key_point for e in result.covered}
+    wrong = assess(
+        scorer, "infra-05", "continuous batching 的时候，同一个 batch 里的请求之间互相看到，上下文混在一起。"
+    )
+    assert "sequences-interfere" in {m.misconception for m in wrong.misconceptions}
