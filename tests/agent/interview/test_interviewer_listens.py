@@ -41,15 +41,21 @@ async def test_a_follow_up_never_asks_for_what_the_answer_just_explained(graph_d
     assert target.id in driver.progress.assessment.missed, "it asks about something not yet said"
 
 
-async def test_i_already_said_that_is_heard_credited_and_answered(graph_driver, bank):
-    """Issue 13, second case: the protest is recognised, what it says is credited, the reply says so
-    in the candidate's claim (never the protest), and the interview moves to the next target."""
-    question = bank["algo-02"]
-    entropy = question.key_point("entropy-constant-same-gradient")
+async def asked_what_drops_out(graph_driver, bank):
+    """A session on algo-02 after a first answer that showed the recall points: the follow-up asks for
+    the entropy point (why the data entropy drops out), which a protest then answers."""
+    entropy = bank["algo-02"].key_point("entropy-constant-same-gradient")
     driver = graph_driver(plan=KL)
     await driver.start()
     await driver.reply("answer", KL_LEVEL_1)
     assert driver.waiting["target"] == entropy.id
+    return driver, entropy
+
+
+async def test_i_already_said_that_is_heard_credited_and_answered(graph_driver, bank):
+    """Issue 13, second case: the protest is recognised, what it says is credited, the reply says so
+    in the candidate's claim (never the protest), and the interview moves to the next target."""
+    driver, entropy = await asked_what_drops_out(graph_driver, bank)
     assert "Which term drops out?" in driver.waiting["text"]
     await driver.reply("answer", PROTEST)
     turn = driver.values["turns"][-1]
@@ -92,12 +98,7 @@ async def test_a_protest_is_answered_on_what_it_was_about_not_on_another_point(g
     """A trial: "I already said that in my first answer..." with a new claim on another point was met
     with "You're right, you did: <that claim>. I'll count that", and the protested point stayed
     missed. The new claim counts; the protest is answered as not found."""
-    question = bank["algo-02"]
-    entropy = question.key_point("entropy-constant-same-gradient")
-    driver = graph_driver(plan=KL)
-    await driver.start()
-    await driver.reply("answer", KL_LEVEL_1)
-    assert driver.waiting["target"] == entropy.id
+    driver, entropy = await asked_what_drops_out(graph_driver, bank)
     directions = "forward-vs-reverse-kl"
     assert directions in driver.progress.assessment.missed
     await driver.reply(
