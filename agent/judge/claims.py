@@ -39,16 +39,20 @@ How = Literal["cue", "meaning"]
 
 DISMISSAL = re.compile(
     r"\b(?:does|do|did|will|would|wo)(?: ?not|n'?t) (?:really |actually |much |even )?matter\b|"
-    r"\b(?:is|are)(?: not|n'?t) (?:really |actually )?(?:a |an )?(?:problem|issue|concern|big deal)\b|"
+    r"\b(?:is|are)(?: also| usually| generally| typically| rarely)?(?: not|n'?t) (?:really |actually |much )?"
+    r"(?:a |an )?(?:real |big |serious )?(?:problem|issue|concern|big deal)\b|"
     r"\bno need to (?:worry|care)\b|\birrelevant\b|\bnon-?issue\b|\bthere(?:'s| is) no (?:real )?(?:issue|problem)\b|"
     r"无所谓|不是问题|不重要|不用管|不用担心|没什么问题|没有任何问题|"
     r"\b(?:does|do|did|will|would|wo)(?: ?not|n'?t) (?:really |actually )?(?:affect|cause|introduce|lead to)\b|"
-    r"不会影响|不影响|不属于|不会带来|不会导致"
+    r"不会影响|不影响|不属于|不会带来|不会导致|"
+    r"\bnothing (?:bad |much |really )?(?:happens|changes|goes wrong|breaks)\b|\bno harm\b|"
+    r"\b(?:it's|it is|that's|that is|everything is|everything's) (?:totally |perfectly |completely |still )?fine\b|"
+    r"没事|没什么影响|没有影响|什么都不会发生|没什么坏处|没有坏处|不会有问题|不会出问题"
 )
 """Waving something away ("load imbalance doesn't matter", "staleness 多大都无所谓", "batch 组成变化不会影响
-logprob"): few key points say that (those that do, such as "logging the loss does not affect the
-gradient", keep their credit), several misconceptions do, and e5 puts the dismissal on top of the
-point it dismisses. (跟 X 没关系, "unrelated to X", is left out: it is how correct sentences separate two
+logprob", "without clipping it is fine, nothing bad happens"): few key points say that (those that
+do, such as "logging the loss does not affect the gradient", keep their credit), several
+misconceptions do, and e5 puts the dismissal on top of the point it dismisses. (跟 X 没关系, "unrelated to X", is left out: it is how correct sentences separate two
 things.)"""
 BUT = re.compile(r"\b(?:but|however|though|although|yet)\b|但|不过|然而|可是|而是")
 """A dismissal set against what does matter ("the order doesn't matter in exact arithmetic, but in

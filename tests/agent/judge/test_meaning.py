@@ -382,6 +382,9 @@ def test_a_judge_set_to_an_embedding_its_heads_were_not_trained_on_leaves_the_an
             "数值上倒是没问题，每条请求的计算是独立的，batch 组成变化不会影响 logprob，所以它不会带来训推不一致。",
             "batch-dependent-numerics",
         ),
+        # A trial (algo-07): credited as what goes wrong without clipping, and acknowledged.
+        ("algo-07", "Without clipping it is fine, nothing bad happens.", "no-clip-failure"),
+        ("algo-07", "去掉 clip 其实没事，什么都不会发生。", "no-clip-failure"),
     ],
 )
 def test_a_point_waved_away_is_not_credited(scorer, qid, answer, point):

@@ -57,6 +57,13 @@ BANK = load_bank()
         ),
         ("E4M3 的动态范围更大，所以训练时梯度用 E4M3。", {("动态范围更大", "E4M3 (4 exponent bits, 3 mantissa bits)")}),
         ("E5M2 has higher precision than E4M3.", {("higher precision", "E5M2 (5 exponent bits, 2 mantissa bits)")}),
+        # Trials (infra-04, infra-10): the phases' bottlenecks swapped, credited and scored 4.
+        (
+            "Decode is the compute-bound phase, while prefill is memory-bound.",
+            {("compute-bound", "decode"), ("memory-bound", "prefill")},
+        ),
+        ("因为 decode 本身是 compute-bound 的，每生成一个 token 都要做完整的矩阵乘。", {("compute-bound", "decode")}),
+        ("Prefill is memory-bandwidth-bound because the prompt is long.", {("memory-bandwidth-bound", "prefill")}),
     ],
 )
 def test_a_term_given_to_a_rival_is_found(sentence, given):
@@ -99,6 +106,10 @@ def test_a_term_given_to_a_rival_is_found(sentence, given):
         "Compared with E4M3, E5M2 has a wider range.",
         "E4M3 doesn't have the larger range.",
         "E4M3 的精度更高，E5M2 的动态范围更大。",
+        "Prefill is compute-bound and decode is memory-bandwidth-bound, so disaggregation splits them.",
+        "decode 阶段是访存密集的，batch 小的时候算力用不满。",
+        "Decode is not compute-bound: with a few sequences it is limited by memory bandwidth.",
+        "vLLM 和 SGLang 都用 continuous batching。",
     ],
 )
 def test_right_negated_compared_or_asked_bindings_are_left_alone(sentence):
