@@ -70,8 +70,11 @@ CLARIFY = re.compile(
     r"^\s*(do|did) you mean\b|^\s*you mean\b|^\s*are you asking\b|^\s*(is|are) (this|that|it|we) (about|for|asking)\b|"
     r"^\s*(should|shall|do|must) i (assume|consider|focus|talk|cover|include)\b|^\s*can i assume\b|"
     r"^\s*what do you mean\b|\bdo you mean\b|\bwith or without\b|\bor (just |only )?\w+(-\w+)?\s*\?\s*$|"
-    r"^\s*which (one|kind|version|direction|setting|case)\b|"
-    r"你是说|你指的是|是指|指的是|问的是|要不要考虑|需不要|是不是指|还是.{0,20}[？?]\s*$|考虑.{0,20}还是",
+    r"^\s*which (one|kind|version|direction|setting|case)\b|^\s*(are|is) we talking about\b|"
+    r"^\s*what(?:'s| is) the (setting|scale|context|scenario|use case|assumption)\b|"
+    r"\b(do you want|would you like) me to\b|"
+    r"你是说|你指的是|是指|指的是|问的是|要不要考虑|需不要|是不是指|还是.{0,20}[？?]\s*$|考虑.{0,20}还是|[，,]\s*还是|"
+    r"你是想让我|你是要我|是想问|什么规模|多大规模|什么场景|哪种场景|哪个场景|哪个版本|什么前提|什么设定",
     _I,
 )
 ABOUT_FORM = re.compile(
@@ -92,6 +95,13 @@ TENTATIVE = re.compile(
 )
 """So is a question that hedges the candidate's own claim ("I guess the student samples itself?"):
 a clarifying question asks about the question, not about what the candidate believes."""
+DEPENDS = re.compile(
+    r"\bit (all )?depends\b|\bdepends on\b|\b(answer|choice|pick)( would be| is|'s)( completely| totally| very| quite)? "
+    r"different\b|要看|看情况|取决于|完全不一样|完全不同|会不一样|不一样的?答案|先确认一下|先问一下",
+    _I,
+)
+"""A remark beside a question back that claims nothing ("The answer is completely different.",
+"有没有这个前提我选的会完全不一样。"): the reply is still a question back."""
 ASK_BACK_WORDS = 25
 ASK_BACK_MOST = 60
 FILLER = re.compile(
@@ -183,7 +193,7 @@ def hear(text: str, question: Question | None = None) -> Reply:
     short = size(text) <= SHORT_WORDS
     if short and REPEAT.search(text):
         return Reply(Heard.repeat, "")
-    if PROTEST.search(_opening(text)) or (PROTEST.search(text) and size(content) < 6):
+    if any(PROTEST.search(o) for o in _openings(text)) or (PROTEST.search(text) and size(content) < 6):
         return Reply(Heard.already_said, content)
     if short and MOVE_ON.search(text):
         return Reply(Heard.move_on, content if size(content) >= 6 else "")
@@ -200,14 +210,16 @@ def _asks_back(text: str, content: str, question: Question | None) -> bool:
     """A clarifying question: a short question back without a reason of the candidate's own in it,
     or one the bank answers; or a longer one whose every sentence is a question, asking which
     reading is meant ("Before I answer: do you mean ..., or ...? And token-level or sequence-level?")."""
-    if not QUESTION_END.search(text.strip()):
-        return False
     asked = sentences(text)
-    if size(text) <= ASK_BACK_MOST and all(QUESTION_END.search(s) and CLARIFY.search(s) for s in asked):
-        # Each sentence asks which reading is meant: however much it names on the way ("你是说开源的训练
-        # 框架，比如 verl、OpenRLHF 这种，还是各家实验室内部的系统？另外同步瓶颈是指 ...？" was judged, and praised).
+    which = [s for s in asked if asks_which(s)]
+    if size(text) <= ASK_BACK_MOST and which and all(s in which or _remark(s) for s in asked):
+        # Each sentence asks which reading is meant, or says that the answer depends on it: however
+        # much it names on the way ("你是说开源的训练框架，比如 verl、OpenRLHF 这种，还是各家实验室内部的系统？
+        # 另外同步瓶颈是指 ...？" was judged, and praised; so was "What's the setting? Are we talking
+        # about a single-GPU LoRA experiment, or a multi-node run on a large MoE model? The answer is
+        # completely different.").
         return not TENTATIVE.search(text)
-    if explains_much(content):
+    if not QUESTION_END.search(text.strip()) or explains_much(content):
         return False
     if size(text) > ASK_BACK_WORDS:
         every_one_a_question = all(QUESTION_END.search(s) for s in sentences(text))
@@ -219,10 +231,25 @@ def _asks_back(text: str, content: str, question: Question | None) -> bool:
     )
 
 
-def _opening(text: str) -> str:
-    """The first clause of the reply (where a protest that opens it sits)."""
-    first = sentences(text)[:1]
-    return re.split(r"[:：,，;；]", first[0], maxsplit=1)[0] if first else ""
+def asks_which(sentence: str) -> bool:
+    """A question asking which reading of the question is meant: not a claim, whatever it names."""
+    return bool(QUESTION_END.search(sentence) and CLARIFY.search(sentence)) and not (
+        TENTATIVE.search(sentence) or CAUSAL.search(sentence)
+    )
+
+
+def _remark(sentence: str) -> bool:
+    """A sentence beside a question back that only says the answer depends on it."""
+    return bool(DEPENDS.search(sentence)) and not QUESTION_END.search(sentence) and size(sentence) <= ASK_BACK_WORDS
+
+
+LINKED = re.compile(r"^\s*(?:and|also|besides|plus|but|而且|并且|另外|还有|况且|再说)[\s,，]*", _I)
+
+
+def _openings(text: str) -> list[str]:
+    """The first clause of each sentence, past a linking word (where a protest sits: "这个提示就是把问题
+    又说了一遍啊。而且数字我刚才已经说过了：..." went unanswered, the protest not being the reply's opening)."""
+    return [re.split(r"[:：,，;；]", LINKED.sub("", s), maxsplit=1)[0] for s in sentences(text)]
 
 
 def explains_much(content: str) -> bool:

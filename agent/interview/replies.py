@@ -5,7 +5,7 @@ from the earlier answers; what follows a hint marked as hinted)."""
 from __future__ import annotations
 
 from agent.brains.brain import Brain
-from agent.brains.listening import HINT_AGAIN, hear, recall, strip_meta
+from agent.brains.listening import HINT_AGAIN, asks_which, hear, recall, strip_meta
 from agent.judge.scoring import depth_of, reason_for
 from agent.state import Assessment, CandidateAction, Evidence, Flag, Heard, ModelUse, Turn
 from agent.text import HINT_REQUEST, one_per_line, sentences
@@ -31,12 +31,12 @@ def read_reply(action: CandidateAction, text: str, question: Question) -> tuple[
 
 def _content(turn: Turn) -> str:
     """The reply without its talk about the conversation; a hint request's own sentence is such talk
-    ("Could you give me a hint about what you're looking for on the epochs part?")."""
-    content = strip_meta(turn.answer)
-    if turn.action is CandidateAction.hint:
-        asks = (HINT_REQUEST, HINT_AGAIN)
-        content = one_per_line([s for s in sentences(content) if not any(p.search(s) for p in asks)])
-    return content
+    ("Could you give me a hint about what you're looking for on the epochs part?"), and so is a
+    question asking which reading is meant ("你是指正确性上的坑还是工程维护上的坑？能给点提示吗？" had its
+    question credited as a level-3 point)."""
+    asks = (HINT_REQUEST, HINT_AGAIN) if turn.action is CandidateAction.hint else ()
+    kept = [s for s in sentences(strip_meta(turn.answer)) if not (asks_which(s) or any(p.search(s) for p in asks))]
+    return one_per_line(kept)
 
 
 def has_content(turn: Turn) -> bool:

@@ -59,6 +59,27 @@ PROTEST = "I just said it: H(p) of the data does not depend on the model paramet
             "另外同步瓶颈是指 rollout 和训练之间的等待，还是权重同步的等待？",
             Heard.clarify,
         ),
+        # A trial: a protest after a complaint about the hint went unanswered, and the question closed.
+        (
+            "这个提示就是把问题又说了一遍啊。而且数字我刚才已经说过了：R1 拒绝采样造了约 80 万条 SFT 数据。",
+            Heard.already_said,
+        ),
+        # Trials: questions back with a remark that the answer depends on them were judged and credited.
+        (
+            "What's the setting? Are we talking about a single-GPU LoRA experiment, or a multi-node run on a "
+            "large MoE model? The answer is completely different.",
+            Heard.clarify,
+        ),
+        (
+            "这个要看场景吧：你说的是什么规模？比如是单卡做 LoRA 实验，还是几百张 H100 训 MoE 的 agentic RL？"
+            "有没有这个前提我选的会完全不一样。",
+            Heard.clarify,
+        ),
+        (
+            "先确认一下：你说的 V4 是指已经公开的哪个版本？据我所知 V4 的技术报告还没完全公开，你是想让我推测方向，"
+            "还是只讲 R1 到 V3.2 有公开资料的部分？",
+            Heard.clarify,
+        ),
     ],
 )
 def test_requests_in_words_are_heard_in_both_languages(text, heard):
@@ -79,6 +100,8 @@ def test_requests_in_words_are_heard_in_both_languages(text, heard):
         "不会，因为 detach 之后的副本不在计算图里。",
         "不保留。",
         "verl.",
+        "Prefill is compute-bound. The answer is completely different for decode.",
+        "It depends on the scale: for one GPU I'd pick Unsloth because it saves memory.",
     ],
 )
 def test_answers_are_not_mistaken_for_requests(text):

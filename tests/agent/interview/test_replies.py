@@ -1,0 +1,30 @@
+"""What of a reply is judged (agent.interview.replies): the candidate's claims, never talk about the conversation."""
+
+from __future__ import annotations
+
+from agent.interview.replies import judged_text
+from agent.state import CandidateAction, Turn
+
+
+def test_a_question_back_beside_a_hint_request_is_not_judged():
+    """A trial: "你是指正确性上的坑还是工程维护上的坑？" beside a hint request was judged, and credited as
+    the level-3 point on the pitfalls of choosing a framework."""
+    turn = Turn(
+        question="infra-16",
+        kind="follow_up",
+        asked="除了吞吐量，团队在选择 RL 框架时还吃过哪些亏？",
+        action=CandidateAction.hint,
+        answer="“吃过哪些亏”有点宽泛，你是指正确性上的坑还是工程维护上的坑？能给点提示吗？",
+    )
+    assert judged_text(turn) == "", "nothing in it claims anything"
+
+
+def test_an_answer_keeps_its_claims_and_drops_its_question_back():
+    claim = "PPO clips the ratio to 1 plus or minus epsilon, so one batch cannot move the policy far."
+    turn = Turn(
+        question="algo-07",
+        kind="ask",
+        asked="How does clipping work in PPO?",
+        answer=f"Do you mean PPO's clip or CISPO's? {claim}",
+    )
+    assert judged_text(turn).strip() == claim
