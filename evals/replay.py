@@ -223,7 +223,8 @@ async def _replay_turn(
     if decision.action == "move_on":
         return decision, None, _spent(progress)
     refs = retriever.references(question.id, judged_text(reply))
-    text = await brain.write(WriteRequest(question, decision, assessment, tuple(refs), lang, progress.follow_ups))
+    request = WriteRequest(question, decision, assessment, tuple(refs), lang, progress.follow_ups, progress.probed)
+    text = await brain.write(request)
     target = decision.target or ""
     hints = (*progress.hints, target) if decision.action == "hint" else progress.hints
     return decision, text, _spent(progress, probed=(*progress.probed, target), hints=hints)

@@ -21,3 +21,6 @@ class WriteRequest:
     lang: str
     turn_number: int
     """The interviewer's count of lines in the session; it picks the phrasing variant."""
+    asked: tuple[str, ...] = ()
+    """The targets the candidate has been asked about on the question already: a hint that only
+    repeats such a target's question is passed over."""

@@ -231,7 +231,8 @@ def phrase(request: WriteRequest) -> str:
         redirect = _redirect_lead(question, decision, assessment, voice)
         check = _challenge_of(question, decision.challenge, lang) if decision.rung == 0 else None
         nudge = voice.say("hint_check", check=check) if check else None
-        return voice.join(lead or redirect, nudge or _hint(question, target, decision.rung, request.references, voice))
+        rung = decision.rung + (target in request.asked and restates_its_probe(question, target, lang))
+        return voice.join(lead or redirect, nudge or _hint(question, target, rung, request.references, voice))
     probe = probe_text(question, target, lang)
     if any(hit.misconception == target for hit in assessment.misconceptions):
         quote = _wrong_quote(question, assessment, target)
@@ -261,7 +262,12 @@ def phrase(request: WriteRequest) -> str:
             # with "我们来看另一部分：PPO epoch 数怎么选").
             on_part = {kp.id for kp in question.points_of(point.part)}
             named = bool(on_part & covered)
-            touched = any(e.key_point in on_part and (e.strength or 0) >= NEAR_STRENGTH for e in assessment.near_misses)
+            touched = any(
+                e.key_point in on_part
+                and (e.strength or 0) >= NEAR_STRENGTH
+                and _names_part(question, point.part, e.quote)
+                for e in assessment.near_misses
+            )
             part = part_name(question.part(point.part), lang)
             kind = "part_further" if named else "part_touched" if touched else "new_part"
             body = voice.say(kind, part=part, probe=probe)
@@ -272,6 +278,24 @@ def phrase(request: WriteRequest) -> str:
             body = voice.say("deeper" if covered else "narrower", probe=probe)
         return voice.join(lead or _acknowledge(question, assessment, voice, besides=said), body)
     return voice.join(lead or _acknowledge(question, assessment, voice), body)
+
+
+PART_ASKING = stems(
+    "how what why which does choose number works differs happens matters 怎么 什么 为什么 哪些 如何 多少"
+)
+"""Words of a part's text that ask rather than name ("how", "differs", 怎么)."""
+
+
+def _names_part(question: Question, part: str, quote: str) -> bool:
+    """Does the sentence name what the part is about (a word of the part's own text, or a cue phrase
+    of one of its points)? Only then is it "a start" on the part: a sentence the judge read as near a
+    CISPO point, about PPO's min and never naming CISPO, had the candidate told "You made a start on
+    how CISPO differs"."""
+    named = question.part(part)
+    if stems(quote) & (stems(f"{named.en} {named.zh}") - PART_ASKING):
+        return True
+    text = normalise(quote)
+    return any(find_cue(text, kp.cues.all()) for kp in question.points_of(part))
 
 
 def _wrong_quote(question: Question, assessment: Assessment, misconception: str) -> str | None:
@@ -317,15 +341,60 @@ def _acknowledge(question: Question, assessment: Assessment, voice: Voice, besid
     return voice.say("acknowledge") if sure else None
 
 
-def closing_reply(decision: Decision, lang: str, number: int) -> str | None:
+def closing_reply(
+    question: Question,
+    decision: Decision | None,
+    lang: str,
+    number: int,
+    wrong: tuple[Assessment, str] | None = None,
+    *,
+    skipped: bool = False,
+) -> str | None:
     """What is said as a question closes on the candidate's last reply: the answer to "I already
-    said that", else nothing (the review speaks for the rest)."""
-    return _protest_reply(decision, Voice(lang, number)) if decision.heard is Heard.already_said else None
+    said that", and the correction of a wrong claim no follow-up challenged (`wrong`: the assessment
+    that holds it and the misconception's id), since the question closed before one could (its last
+    follow-up was spent, or the candidate moved on); else a plain close, neither praise nor verdict
+    (a question closed on an answer in silence, and trial users read the review that followed as
+    the session breaking off). Nothing when the session ends without a decision."""
+    if decision is None:
+        return None
+    voice = Voice(lang, number)
+    protest = _protest_reply(decision, voice) if decision.heard is Heard.already_said else None
+    correction = None
+    if wrong is not None:
+        assessment, misconception = wrong
+        text = question.misconception(misconception).correction_in(lang)
+        quote = _wrong_quote(question, assessment, misconception)
+        correction = (
+            voice.say("closing_correction", quote=quote, correction=text)
+            if quote
+            else voice.say("closing_correction_unquoted", correction=text)
+        )
+    if protest or correction:
+        return voice.join(protest, correction)
+    return voice.say("closing_skipped" if skipped else "closing")
 
 
 def _protest_reply(decision: Decision, voice: Voice) -> str:
     """On "I already said that": what was found in the earlier answers (already cut to its claim)."""
     return voice.say("protest_found", quote=decision.said) if decision.said else voice.say("protest_not_found")
+
+
+RESTATES = 0.6
+"""A first hint with this share of its words in the point's probe (and the question) only asks the
+probe again."""
+
+
+def restates_its_probe(question: Question, target: str, lang: str) -> bool:
+    """Does the point's first hint only ask its probe (or the question) again? After the probe was
+    asked, the ladder then starts a rung higher (a trial: "Which tokens might it treat unfairly?"
+    right after "Which tokens does PPO-style clipping hurt in long reasoning?")."""
+    point = question.key_point(target)
+    if not point.hints:
+        return False
+    words = stems(point.hints[0].get(lang))
+    asked = stems(f"{point.probe.get(lang)} {question.prompt.get(lang)}")
+    return bool(words) and len(words & asked) / len(words) >= RESTATES
 
 
 def _hint(question: Question, target: str, rung: int, references: tuple[Reference, ...], voice: Voice) -> str:

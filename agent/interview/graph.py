@@ -12,6 +12,7 @@ answers it points to.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Literal, cast
 
@@ -239,7 +240,9 @@ async def follow_up(state: InterviewState, runtime: Runtime[InterviewContext]) -
     brain = runtime.context.brain
     brain.recall(state.get("brain_memory"))
     spoken = state.get("spoken", 0)
-    request = WriteRequest(question, decision, assessment, tuple(progress.references), state.get("lang", "en"), spoken)
+    request = WriteRequest(
+        question, decision, assessment, tuple(progress.references), state.get("lang", "en"), spoken, progress.probed
+    )
     text = await brain.write(request, on_token=lambda token: _emit(runtime, Token(token)))
     kind: PromptKind = "hint" if decision.action == "hint" else "follow_up"
     return Command(
@@ -323,13 +326,30 @@ def close(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[
                 depth=summary.depth,
                 parts=tuple(PartShown.of_coverage(c, lang) for c in part_coverage(bank[qid], summary.covered)),
                 hinted=tuple(e.key_point for e in summary.covered if e.hinted),
-                said=closing_reply(last, lang, state.get("spoken", 0)) if (last := turns[-1].decision) else None,
+                said=closing_reply(
+                    bank[qid],
+                    turns[-1].decision,
+                    lang,
+                    state.get("spoken", 0),
+                    _unchallenged(turns, progress.probed),
+                    skipped=turns[-1].action is CandidateAction.skip,
+                ),
             ),
         )
     position = state["position"] + 1
     if state.get("ending") or position >= len(state["plan"]):
         return Command(update={"summaries": summaries}, goto="report")
     return Command(update={"summaries": summaries, **_new_question(state, position, bank)}, goto="ask")
+
+
+def _unchallenged(turns: list[Turn], probed: Sequence[str]) -> tuple[Assessment, str] | None:
+    """The latest wrong claim on the question that no follow-up or hint challenged, with the
+    assessment that holds it: the candidate must not leave the question believing it."""
+    for assessment in [t.assessment for t in reversed(turns) if t.assessment is not None]:
+        for hit in assessment.misconceptions:
+            if hit.misconception not in probed:
+                return assessment, hit.misconception
+    return None
 
 
 def _credited_words(question: Question, assessment: Assessment, target: str | None) -> str | None:

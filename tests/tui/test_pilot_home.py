@@ -201,7 +201,8 @@ async def test_home_shows_the_topics_an_unfinished_session_scored(make_app, bank
         await start(pilot)
         await skip_to_review(pilot)  # algo-07 closes at depth 0
         await pilot.press("escape")
-        await wait_until(pilot, lambda: len(interviewer_turns(app.screen)) == 2, "the second question")
+        # the first question, the interviewer's close of it, the second question
+        await wait_until(pilot, lambda: len(interviewer_turns(app.screen)) == 3, "the second question")
         await settle(pilot)
     again = make_app()
     async with again.run_test(size=SIZE) as pilot:

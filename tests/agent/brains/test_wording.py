@@ -21,6 +21,11 @@ def said_as(line: str, lang: str, kind: str) -> bool:
     return any(line.startswith(variant.split("{")[0]) for variant in PHRASES[lang][kind])
 
 
+def said_in(line: str, lang: str, kind: str) -> bool:
+    """One of the kind's variants is in the line (by its longest stretch of words)."""
+    return any(max(re.split(r"\{\w+\}", v), key=len) in line for v in PHRASES[lang][kind])
+
+
 def line_after(question, evidence: list[Evidence], target: str, said: str | None = None, lang: str = "en") -> str:
     """The follow-up on `target` after an answer that showed `evidence` (all of it new)."""
     assessment = Assessment(
@@ -213,13 +218,44 @@ def test_a_part_the_candidate_began_on_is_not_called_unanswered(bank, lang):
         decision = Decision(action="follow_up", target=target.id)
         return phrase(WriteRequest(question, decision, assessment, (), lang, 0))
 
-    def said_in(line: str, kind: str) -> bool:
-        """One of the kind's variants is in the line (by its longest stretch of words)."""
-        return any(max(re.split(r"\{\w+\}", v), key=len) in line for v in PHRASES[lang][kind])
-
-    assert said_in(follow_up([]), "new_part")
+    assert said_in(follow_up([]), lang, "new_part")
     line = follow_up([began])
-    assert said_in(line, "part_touched") and not said_in(line, "new_part"), line
+    assert said_in(line, lang, "part_touched") and not said_in(line, lang, "new_part"), line
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_near_miss_that_never_names_the_part_is_no_start_on_it(bank, lang):
+    """A trial: "The min makes it a pessimistic lower bound ... the gradient still flows so the policy
+    can be corrected" came near a CISPO point, and the candidate, who had said nothing of CISPO, was
+    told "You made a start on how CISPO differs"."""
+    question = bank["algo-07"]
+    shown = Evidence(
+        key_point="why-min-pessimistic", level=3, quote="The min makes it a pessimistic lower bound.", how="meaning"
+    )
+    near = Evidence(
+        key_point="cispo-clips-weight",
+        level=2,
+        quote="The min picks the unclipped term, and the gradient still flows so the policy can be corrected.",
+        how="meaning",
+        strength=0.6,
+    )
+    named = near.model_copy(update={"quote": "CISPO keeps the gradient flowing for every token."})
+
+    def follow_up(near_miss: Evidence) -> str:
+        assessment = Assessment(
+            question=question.id,
+            depth=1,
+            answer_depth=1,
+            covered=[shown],
+            new=[shown.key_point],
+            near_misses=[near_miss],
+        )
+        decision = Decision(action="follow_up", target="cispo-motivation-tradeoff")
+        return phrase(WriteRequest(question, decision, assessment, (), lang, 1))
+
+    assert said_in(follow_up(named), lang, "part_touched"), "naming CISPO is a start on it"
+    line = follow_up(near)
+    assert not said_in(line, lang, "part_touched") and said_in(line, lang, "new_part"), line
 
 
 @pytest.mark.parametrize(

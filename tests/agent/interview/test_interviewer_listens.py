@@ -10,8 +10,9 @@ import itertools
 import pytest
 from agent_helpers import explain
 
-from agent.brains.wording import opening, part_name
+from agent.brains.wording import opening, part_name, restates_its_probe
 from agent.interview.events import QuestionDone
+from agent.prompts import load_yaml
 from agent.state import CandidateAction, Flag, Heard
 from tui.plain import Renderer
 
@@ -140,13 +141,54 @@ async def test_a_protest_on_the_last_follow_up_is_answered_as_the_question_close
     assert out.getvalue().index(f"[Interviewer] {done['said']}") < out.getvalue().index("->")
 
 
-async def test_a_question_closed_on_an_answer_says_nothing_more(graph_driver, bank):
+async def test_a_question_closed_on_an_answer_is_closed_in_a_word_without_a_verdict(graph_driver):
+    """Trials: a question closed on an answer in silence, and the review that followed read as the
+    session breaking off. The close says so, and neither praises nor judges (the review does)."""
+    phrases = load_yaml("offline_wording.yaml")["en"]
     driver = graph_driver(plan=["algo-02"], max_follow_ups=1)
     await driver.start()
     await driver.reply("answer", KL_LEVEL_1)
     await driver.reply("answer", ENTROPY_SAID)
     [done] = [e for e in driver.events if e["type"] == "question_done"]
-    assert done["said"] is None
+    assert done["said"] in phrases["closing"]
+    skipping = graph_driver(plan=["algo-02"], thread="skip")
+    await skipping.start()
+    await skipping.reply("answer", "Can we move on?")
+    [done] = [e for e in skipping.events if e["type"] == "question_done"]
+    assert done["said"] in phrases["closing_skipped"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "wrong"),
+    [
+        ("en", "PPO takes the max of the clipped and unclipped objective, so every step is as large as it can be."),
+        ("zh", "PPO 在 clip 前后两个目标中取较大的那个，这样每一步都尽量走得最远。"),
+    ],
+)
+async def test_a_wrong_claim_the_question_closes_on_is_corrected_as_it_closes(graph_driver, bank, lang, wrong):
+    """A trial: a wrong claim in the answer to the last follow-up closed the question on "(a wrong
+    claim)" and its review, with not a word on what was wrong; the candidate left believing it."""
+    question = bank["algo-07"]
+    driver = graph_driver(plan=["algo-07"], max_follow_ups=1, lang=lang)
+    await driver.start()
+    await driver.reply("answer", "PPO clips the probability ratio to the range 1 minus epsilon to 1 plus epsilon.")
+    await driver.reply("answer", wrong)
+    assert [m.misconception for m in driver.values["turns"][-1].assessment.misconceptions] == ["ppo-takes-max"]
+    [done] = [e for e in driver.events if e["type"] == "question_done"]
+    assert done["said"] is not None
+    assert question.misconception("ppo-takes-max").correction_in(lang) in done["said"]
+    assert wrong.split("，")[0].split(",")[0] in done["said"], "the claim is quoted in the candidate's words"
+
+
+async def test_a_wrong_claim_already_challenged_is_not_corrected_again_at_the_close(graph_driver, bank):
+    driver = graph_driver(plan=["algo-07"], max_follow_ups=1)
+    await driver.start()
+    await driver.reply("answer", "PPO takes the max of the clipped and unclipped objective.")
+    decision = driver.values["turns"][-1].decision
+    assert "ppo-takes-max" in (decision.target, decision.challenge), "challenged at once"
+    await driver.reply("answer", "Then the ratio keeps growing: nothing stops the update.")
+    [done] = [e for e in driver.events if e["type"] == "question_done"]
+    assert done["said"] in load_yaml("offline_wording.yaml")["en"]["closing"], "a plain close, no correction"
 
 
 async def test_a_clarifying_question_is_answered_from_the_bank_and_the_question_asked_again(graph_driver, bank):
@@ -281,6 +323,23 @@ async def test_a_hint_asked_for_in_words_is_not_judged_as_an_answer(graph_driver
     assert driver.values["turns"][-1].action is CandidateAction.hint
     assert Flag.off_topic.value not in driver.assessments()[-1]["flags"]
     assert driver.waiting["kind"] == "hint"
+
+
+async def test_a_hint_that_only_asks_the_probe_again_is_passed_over(graph_driver, bank):
+    """A trial: right after the probe "For a token with positive advantage, what happens to its
+    gradient ...?", the first hint asked "For which tokens does clipping actually change the
+    gradient?", the same question again. Once the probe is asked, the ladder starts a rung higher."""
+    point = bank["algo-07"].key_point("zero-gradient-cases")
+    assert restates_its_probe(bank["algo-07"], point.id, "en"), "the test's premise"
+    driver = graph_driver(plan=["algo-07"])
+    await driver.start()
+    await driver.reply("answer", "PPO clips the ratio to 1 plus or minus epsilon.")
+    assert driver.waiting["target"] == point.id and point.probe.en in driver.waiting["text"]
+    await driver.reply("hint", "")
+    hint = driver.waiting["text"]
+    assert point.hints[1].en in hint and point.hints[0].en not in hint
+    await driver.reply("hint", "")
+    assert point.hints[2].en in driver.waiting["text"], "and it keeps climbing"
 
 
 async def test_a_bare_bu_zhidao_is_dont_know_not_an_empty_reply(graph_driver):
