@@ -60,6 +60,8 @@ REASON = re.compile(r"^(?:(?:because|since)\b|因为|由于)", re.I)
 PREMISE = re.compile(r"^(?:(?:if|when|whenever|once|unless)\b|如果|假如|要是|假设|一旦|只要|之所以)", re.I)
 """A clause opening with one of these states a condition, not a claim: "If the loss is all-reduced
 twice" was quoted as the wrong claim of "..., nothing really happens"."""
+PREMISE_END = re.compile(r"(?:的时候|时候|之后|以后|之前|的话)$")
+"""A Chinese condition marks its end instead: "同意你说的“只剩几条序列的时候”" agreed with a "when"."""
 
 
 def claim_quote(
@@ -108,7 +110,7 @@ def _with_consequence(text: str, clauses: list[str], best: str) -> str:
     if _words(claim) >= 2:
         before = text.rfind(claim, 0, start)
         best, start = text[before : start + len(best)], before
-    while PREMISE.match(clauses[at]) and at + 1 < len(clauses) and start >= 0:
+    while (PREMISE.match(clauses[at]) or PREMISE_END.search(clauses[at])) and at + 1 < len(clauses) and start >= 0:
         at += 1
         end = text.find(clauses[at], start + len(best))
         if end < 0:

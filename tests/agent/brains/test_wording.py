@@ -109,6 +109,12 @@ def test_a_follow_up_quotes_the_candidate_once(bank, lang):
         ),
         # 之所以 X，是因为 Y: the premise goes with its reason ("所以要减 baseline" was a fragment).
         ("之所以要减 baseline，是因为它能降低方差。", "baseline", "之所以要减 baseline，是因为"),
+        # A trial: "同意你说的“只剩几条序列的时候”": a condition, which ends its clause in Chinese.
+        (
+            "因为 decode 要读完整的权重，只剩几条序列的时候，每条序列都要独占大量带宽，所以吞吐掉得厉害。",
+            "只剩几条序列",
+            "只剩几条序列的时候，每条序列都要独占",
+        ),
     ],
 )
 def test_a_quote_keeps_a_reason_with_its_claim_and_never_ends_on_a_copula(sentence, cue, quoted):
