@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from agent.judge.claims import cannot_show
 from agent.state import Assessment, Evidence, Heard, Turn
 from agent.text import (
     CJK_CHAR,
@@ -367,7 +368,9 @@ def partly_said(question: Question, assessment: Assessment, turns: list[Turn]) -
 
 def recall(question: Question, target: str, turns: list[Turn]) -> Evidence | None:
     """On "I already said that": the earlier words that bear the target out, if any. A near miss of
-    the judge, or a sentence that answers the target's probe; a cue named in passing is not enough."""
+    the judge, or a sentence that answers the target's probe; a cue named in passing is not enough,
+    nor words that cannot show the point whatever they read like (a point that is its figures,
+    recalled from a sentence without one, was credited to a trial's protest)."""
     if target not in {kp.id for kp in question.key_points}:
         return None
     point = question.key_point(target)
@@ -375,12 +378,13 @@ def recall(question: Question, target: str, turns: list[Turn]) -> Evidence | Non
         e
         for t in turns
         for e in (t.assessment.near_misses if t.assessment else [])
-        if e.key_point == target and (e.strength or 0) >= NEAR_STRENGTH
+        if e.key_point == target and (e.strength or 0) >= NEAR_STRENGTH and not cannot_show(question, point, e.quote)
     ]
     if near:
         best = max(near, key=lambda e: e.strength or 0)
         return best.model_copy(update={"how": "recalled", "level": point.level})
-    sentence = said_toward(question, point, said_on_question(turns))
+    said = [s for s in said_on_question(turns) if not cannot_show(question, point, s)]
+    sentence = said_toward(question, point, said)
     return Evidence(key_point=target, level=point.level, quote=sentence, how="recalled") if sentence else None
 
 

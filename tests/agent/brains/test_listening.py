@@ -8,12 +8,12 @@ import re
 
 import pytest
 
-from agent.brains.listening import Reply, clarification_for, hear, said_toward, strip_meta
+from agent.brains.listening import Reply, clarification_for, hear, recall, said_toward, strip_meta
 from agent.brains.request import WriteRequest
 from agent.brains.wording import claim_quote, opening, phrase
 from agent.interview.policy import Limits, decide
 from agent.judge.scoring import RubricScorer
-from agent.state import CandidateAction, Heard, QuestionProgress
+from agent.state import Assessment, CandidateAction, Evidence, Heard, QuestionProgress, Turn
 
 PROTEST = "I just said it: H(p) of the data does not depend on the model parameters, so it drops out of the gradient."
 
@@ -284,3 +284,23 @@ def test_words_that_only_look_like_talk_are_kept_whole(sentence):
 def test_openings_followed_by_a_pause_are_talk():
     assert strip_meta("嗯，这个，PPO 的 clip 是把比率限制在 1±ε。") == "PPO 的 clip 是把比率限制在 1±ε。"
     assert strip_meta("Thinking... Okay, so the ratio is clipped.") == "the ratio is clipped."
+
+
+def test_a_protest_does_not_recall_a_figures_point_from_words_without_its_figures(bank):
+    """A trial's protest was credited a point it had not given: what is recalled must be able to show
+    the point, and a point that is its figures needs one of them."""
+    question = bank["algo-16"]
+    point = question.key_point("prorl-figures")
+    assert point.figures, "the test's premise"
+
+    def earlier(quote: str) -> list[Turn]:
+        near = Evidence(key_point=point.id, level=point.level, quote=quote, how="meaning", strength=0.8)
+        assessment = Assessment(question=question.id, depth=2, answer_depth=2, near_misses=[near])
+        return [Turn(question=question.id, kind="ask", asked="...", answer=quote, assessment=assessment)]
+
+    assert (
+        recall(question, point.id, earlier("ProRL trained a small model for a very long time and gained a lot."))
+        is None
+    )
+    found = recall(question, point.id, earlier("ProRL trained a 1.5B model for over 2,000 steps on 136K problems."))
+    assert found is not None and found.how == "recalled"
