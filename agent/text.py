@@ -319,7 +319,7 @@ DONT_KNOW = re.compile(
     # "I" as the subject: "the policy forgets less than with SFT" is a claim, not a gap.
     r"\bi (really |honestly |just )?(don'?t|do not|can'?t|cannot) (remember|recall)\b|\bi('ve| have)? (forgot|forgotten)\b|"
     r"不知道|不清楚|不太清楚|不太懂|我(也|真|还|完全)?不会|不会(做|答|回答)|没(有)?(了解|读|看|学|用)过|不了解|忘了|想不起来|不懂|没概念|"
-    r"记不清|记不得|不记得",
+    r"记不清|记不得|不记得|(?:不太|不是很|不)熟(?:悉)?",
     re.IGNORECASE,
 )
 

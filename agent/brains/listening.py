@@ -35,6 +35,7 @@ PROTEST = re.compile(
     r"\bi\s+(said|mentioned|explained|covered|answered)\s+(that|this|it)\s+(already|before|earlier|above|just now)\b|"
     r"\b(already|just)\s+(said|told you|covered|answered|explained)\s+(that|this|it)\b|"
     r"\bi\s+did\s+(say|mention|explain|cover|answer)\s+(that|this|it)\b|\bthat'?s what i (just )?said\b|"
+    r"^\s*i\s+did\s+(give|say|mention|explain|cover|answer|list|name|describe)\b|"
     r"\b(did|didn'?t) you (not )?(read|hear|see) (my|what i)\b|\bit'?s in my (first |previous |earlier )?answer\b|"
     r"我(刚才|刚刚|之前|前面|上面|已经|早就)?(已经)?(都)?(说|讲|提|解释|回答|答)(过了?|了)(吗|啊|呀)?|我不是(说|讲)(过了?|了)(吗|啊)?|"
     r"(刚才|刚刚|前面|之前|上面)(已经|都)?(说|讲|提|回答)(过了?|了)|已经(说|讲|回答|解释)(过了?|了)",
@@ -90,7 +91,7 @@ CAUSAL = re.compile(
 )
 """A question with a reason in it is a tentative answer ("Is it because the ratio is clipped?")."""
 TENTATIVE = re.compile(
-    r"\b(i (guess|think|believe|suppose|assume)|my guess|maybe|perhaps|probably|i'?d say)\b|"
+    r"\b((?<!should )(?<!shall )(?<!can )(?<!must )(?<!do )i (guess|think|believe|suppose|assume)|my guess|maybe|perhaps|probably|i'?d say)\b|"
     r"我猜|我觉得|我认为|我理解|应该是|大概是|可能是|估计是",
     re.I,
 )
@@ -98,7 +99,8 @@ TENTATIVE = re.compile(
 a clarifying question asks about the question, not about what the candidate believes."""
 DEPENDS = re.compile(
     r"\bit (all )?depends\b|\bdepends on\b|\b(answer|choice|pick)( would be| is|'s)( completely| totally| very| quite)? "
-    r"different\b|要看|看情况|取决于|完全不一样|完全不同|会不一样|不一样的?答案|先确认一下|先问一下",
+    r"different\b|\b(that's|that is|it's|it is) (a )?(quite |very |pretty )?(broad|wide|open)( question)?\b|"
+    r"要看|看情况|取决于|完全不一样|完全不同|会不一样|不一样的?答案|先确认一下|先问一下|范围(?:挺|很|太|有点)?(?:大|广)|宽泛",
     _I,
 )
 """A remark beside a question back that claims nothing ("The answer is completely different.",

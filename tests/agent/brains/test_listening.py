@@ -66,6 +66,16 @@ PROTEST = "I just said it: H(p) of the data does not depend on the model paramet
         ),
         # Trials: questions back with a remark that the answer depends on them were judged and credited.
         (
+            "It depends on the setting. Before I answer: do you mean rewards for RL post-training of an LLM "
+            "specifically, and should I assume we have a ground-truth checker, or only noisy unit tests?",
+            Heard.clarify,
+        ),
+        (
+            "这个问题范围挺大的。你是想问 trainer 这边的并行策略，比如 FSDP 和 Megatron 的 TP/PP 下梯度怎么算和同步，"
+            "还是 RL 特有的部分，比如 rollout 和训练之间怎么衔接？",
+            Heard.clarify,
+        ),
+        (
             "What's the setting? Are we talking about a single-GPU LoRA experiment, or a multi-node run on a "
             "large MoE model? The answer is completely different.",
             Heard.clarify,
