@@ -16,7 +16,7 @@ from agent.brains.parts import untouched_parts
 from agent.brains.request import WriteRequest
 from agent.judge.claims import misfigured
 from agent.prompts import load_yaml
-from agent.state import Assessment, Decision, Evidence, Flag, Heard, Reference
+from agent.state import Assessment, CandidateAction, Decision, Evidence, Flag, Heard, Reference
 from agent.text import CJK_CHAR, WORD, find_cue, normalise, shorten
 from common.terminal import clean_for_display
 from knowledge.chunking import section_title
@@ -272,6 +272,8 @@ def phrase(request: WriteRequest) -> str:
             )
             part = part_name(question.part(point.part), lang)
             kind = "part_further" if named else "part_touched" if touched else "new_part"
+            if lead:  # after "I couldn't find that", "You made a start on X" read as a contradiction
+                kind = "part_after_protest"
             body = voice.say(kind, part=part, probe=probe)
         elif lead and not decision.said:
             # "I looked and did not find it; let's go on": not "one more on this point".
@@ -350,14 +352,15 @@ def closing_reply(
     number: int,
     wrong: tuple[Assessment, str] | None = None,
     *,
-    skipped: bool = False,
+    last: CandidateAction = CandidateAction.answer,
 ) -> str | None:
     """What is said as a question closes on the candidate's last reply: the answer to "I already
     said that", and the correction of a wrong claim no follow-up challenged (`wrong`: the assessment
     that holds it and the misconception's id), since the question closed before one could (its last
     follow-up was spent, or the candidate moved on); else a plain close, neither praise nor verdict
     (a question closed on an answer in silence, and trial users read the review that followed as
-    the session breaking off). Nothing when the session ends without a decision."""
+    the session breaking off), which says why when the candidate's last key asked for a hint no
+    longer given. Nothing when the session ends without a decision."""
     if decision is None:
         return None
     voice = Voice(lang, number)
@@ -374,7 +377,8 @@ def closing_reply(
         )
     if protest or correction:
         return voice.join(protest, correction)
-    return voice.say("closing_skipped" if skipped else "closing")
+    closing = {CandidateAction.skip: "closing_skipped", CandidateAction.hint: "closing_no_hint"}
+    return voice.say(closing.get(last, "closing"))
 
 
 def _protest_reply(decision: Decision, voice: Voice) -> str:

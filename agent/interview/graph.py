@@ -332,7 +332,7 @@ def close(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[
                     lang,
                     state.get("spoken", 0),
                     _unchallenged(turns, progress.probed),
-                    skipped=turns[-1].action is CandidateAction.skip,
+                    last=turns[-1].action,
                 ),
             ),
         )

@@ -264,6 +264,25 @@ def test_a_near_miss_that_never_names_the_part_is_no_start_on_it(bank, lang):
     assert not said_in(line, lang, "part_touched") and said_in(line, lang, "new_part"), line
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_after_a_protest_not_borne_out_a_part_is_not_called_begun(bank, lang):
+    """A trial: "I re-read what you said and couldn't pin that down ...; let's keep going. You made a
+    start on how to assess KV-cache utilization" contradicted itself in one line."""
+    question = bank["algo-07"]
+    near = Evidence(
+        key_point="cispo-clips-weight",
+        level=2,
+        quote="CISPO keeps a gradient for every token.",
+        how="meaning",
+        strength=0.6,
+    )
+    assessment = Assessment(question=question.id, depth=1, answer_depth=1, near_misses=[near])
+    decision = Decision(action="follow_up", target="cispo-motivation-tradeoff", heard=Heard.already_said)
+    line = phrase(WriteRequest(question, decision, assessment, (), lang, 0))
+    assert said_in(line, lang, "protest_not_found") and said_in(line, lang, "part_after_protest"), line
+    assert not said_in(line, lang, "part_touched"), line
+
+
 @pytest.mark.parametrize(
     ("lang", "said"),
     [

@@ -342,6 +342,24 @@ async def test_a_hint_that_only_asks_the_probe_again_is_passed_over(graph_driver
     assert point.hints[2].en in driver.waiting["text"], "and it keeps climbing"
 
 
+async def test_a_hint_asked_for_past_max_hints_closes_the_question_saying_why(graph_driver):
+    """A trial's third /hint on a question got "That's where we'll stop on this one.", as if nothing
+    had been asked."""
+    phrases = load_yaml("offline_wording.yaml")["en"]
+    driver = graph_driver(plan=["algo-07"], max_follow_ups=5)
+    await driver.start()
+    await driver.reply("answer", "PPO clips the ratio to 1 plus or minus epsilon.")
+    kinds = []
+    for _ in range(4):
+        if driver.waiting is None or driver.waiting["question"] != "algo-07":
+            break
+        kinds.append(driver.waiting["kind"])
+        await driver.reply("hint", "")
+    [done] = [e for e in driver.events if e["type"] == "question_done"]
+    assert kinds.count("hint") == 2, kinds  # max_hints
+    assert done["said"] in phrases["closing_no_hint"]
+
+
 async def test_a_bare_bu_zhidao_is_dont_know_not_an_empty_reply(graph_driver):
     driver = graph_driver(plan=KL, lang="zh")
     await driver.start()
