@@ -15,6 +15,7 @@ looked up by a hash of their text; only the candidate's sentences are embedded d
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable
 from functools import cached_property
@@ -188,8 +189,8 @@ class MeaningJudge:
             for wrong in [] if sure_point else question.misconceptions:
                 p = float(wrong_p[wrong.id][i])
                 if p >= wrong_head.threshold:
-                    nearest, _ = index.nearest(sims[i], index.groups["wrongs"][wrong.id]["assert"])
-                    if same_polarity(sentence, nearest):
+                    nearest, assertion = index.nearest(sims[i], index.groups["wrongs"][wrong.id]["assert"])
+                    if same_polarity(sentence, nearest) and not self._corrects(vectors[i], wrong, assertion):
                         reading.misconceptions.append(WrongClaim(wrong.id, sentence, "meaning", round(p, 3), nearest))
             reading.misconceptions.sort(key=lambda w: -(w.strength or 0.0))
             if len(other_cols) and len(pos_all):
@@ -198,6 +199,13 @@ class MeaningJudge:
                 )
             readings.append(reading)
         return readings
+
+    def _corrects(self, vector: np.ndarray, wrong: Misconception, assertion: float) -> bool:
+        """Is the sentence nearer the misconception's correction than its nearest assertion? Then it
+        says what the correction says ("CISPO clips and stop-grads the IS weight so no token loses its
+        gradient", a trial's correct answer, was read at 0.99 as *CISPO is PPO clipping widened*)."""
+        pieces = [p.strip() for t in (wrong.correction, wrong.correction_zh) if t for p in CORRECTION_BREAK.split(t)]
+        return float((self.embed([p for p in pieces if p]) @ vector).max()) >= assertion
 
     def point_probability(self, question: Question, point: KeyPoint, sentence: str) -> float:
         """How likely one sentence makes one key point (the LLM verifier's anchor)."""
@@ -221,6 +229,9 @@ class MeaningJudge:
         x = index.misconception_features(index.similarities(vectors), vectors, [sentence], heads.projection)[wrong.id]
         return float(heads.misconception.probability(x)[0])
 
+
+CORRECTION_BREAK = re.compile(r"[;；]|(?<=[.。])\s+")
+"""A correction is compared clause by clause: its second half often says what the rival does."""
 
 _shared: dict[str, MeaningJudge | None] = {}
 _shared_lock = threading.Lock()

@@ -59,6 +59,8 @@ PROTEST = "I just said it: H(p) of the data does not depend on the model paramet
             "另外同步瓶颈是指 rollout 和训练之间的等待，还是权重同步的等待？",
             Heard.clarify,
         ),
+        # A trial: "I did give ..." went unheard.
+        ("I did give a limitation for each of the five I covered.", Heard.already_said),
         # A trial: a protest after a complaint about the hint went unanswered, and the question closed.
         (
             "这个提示就是把问题又说了一遍啊。而且数字我刚才已经说过了：R1 拒绝采样造了约 80 万条 SFT 数据。",
@@ -112,6 +114,7 @@ def test_requests_in_words_are_heard_in_both_languages(text, heard):
         "verl.",
         "Prefill is compute-bound. The answer is completely different for decode.",
         "It depends on the scale: for one GPU I'd pick Unsloth because it saves memory.",
+        "We did give the reward model a length penalty, and it still drifted longer.",
     ],
 )
 def test_answers_are_not_mistaken_for_requests(text):
