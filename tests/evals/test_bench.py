@@ -127,7 +127,10 @@ def test_bench_env_leaves_out_the_users_settings(monkeypatch, tmp_path):
 
 
 def test_run_process_feeds_stdin_and_reports_first_line_exit_and_memory(tmp_path):
-    script = "import sys; print('first', flush=True); print(sys.stdin.read().upper())"
+    # Memory is sampled while the child runs (every 20 ms): a child that exits within milliseconds
+    # can end before any sample after its start-up, which a loaded machine once showed (0.17 MB).
+    # The child lives a second, as the app's processes measured this way do.
+    script = "import sys, time; print('first', flush=True); time.sleep(1); print(sys.stdin.read().upper())"
     run = run_process([sys.executable, "-c", script], bench_env(tmp_path, "hash"), stdin="answer")
     assert run.stdout == "first\nANSWER\n"
     assert 0 < run.first_line_s <= run.exit_s
