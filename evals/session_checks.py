@@ -46,6 +46,7 @@ CHECKS = (
     "no target asked twice",
     "no target asked after it was shown",
     "misconceptions challenged within one turn",
+    "wrong claims left open are corrected at the close",
     "every part touched before depth",
     "first follow-up on an untouched part",
     "protests recognised",
@@ -95,9 +96,11 @@ def inspect(
     max_follow_ups: int,
     max_hints: int,
     lang: str,
+    closes: dict[str, str | None] | None = None,
 ) -> None:
     """Every check on one session: `waited[i]` is what the interviewer said before reply `sent[i]`,
-    which is `turns[i]` (the personas use no key action that leaves no turn)."""
+    which is `turns[i]` (the personas use no key action that leaves no turn); `closes`, what was
+    said as each question closed."""
     turns: list[Turn] = state["turns"]
     run.check("every answer kept", [t.answer for t in turns] == sent, "an answer sent is not in the transcript")
     phrases = load_yaml("offline_wording.yaml")[lang]
@@ -122,6 +125,8 @@ def inspect(
             if t.question == qid
         ]
         _inspect_question(run, bank[qid], steps, max_follow_ups, max_hints, protest_openings)
+        if closes is not None and qid in closes:
+            _inspect_close(run, bank[qid], steps, closes[qid], lang)
     for attempt in attempts_in(state, lambda _: AT):
         if attempt.hinted:
             run.check(
@@ -180,6 +185,27 @@ def _inspect_question(
                 hint_gives_nothing_away(after["text"], point.statement),
                 f"{question.id}/{point.id}: {after['text'][:80]}",
             )
+
+
+def _inspect_close(run: SessionRun, question: Question, steps: list[Step], said: str | None, lang: str) -> None:
+    """A wrong claim no follow-up or hint got to challenge is corrected as the question closes."""
+    probed = {s.turn.target for s in steps} | {
+        target for s in steps if s.turn.decision for target in (s.turn.decision.target, s.turn.decision.challenge)
+    }
+    open_wrong = [
+        m.misconception
+        for s in steps
+        if s.turn.assessment
+        for m in s.turn.assessment.misconceptions
+        if m.misconception not in probed
+    ]
+    if open_wrong:
+        corrections = [question.misconception(w).correction_in(lang) for w in open_wrong]
+        run.check(
+            "wrong claims left open are corrected at the close",
+            any(c in (said or "") for c in corrections),
+            f"{question.id}: {open_wrong}",
+        )
 
 
 def _inspect_budget(

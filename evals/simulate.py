@@ -19,7 +19,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
 from agent.brains.brain import Brain
-from agent.interview.events import Reply
+from agent.interview.events import QuestionDone, Reply
 from agent.interview.graph import InterviewContext, builder
 from agent.interview.report import build_report
 from agent.interview.retrieval import Retriever
@@ -63,9 +63,13 @@ async def play(
     )
     waited: list[dict[str, Any]] = []
     sent: list[str] = []
+    closes: dict[str, str | None] = {}
+    """What the interviewer said as each question closed (`QuestionDone.said`)."""
     ended = False
     for _ in range(MAX_STEPS):
-        await graph.ainvoke(payload, config, context=context)
+        async for event in graph.astream(payload, config, context=context, stream_mode="custom"):
+            if isinstance(event, QuestionDone):
+                closes[event.question] = event.said
         snapshot = await graph.aget_state(config)
         if not snapshot.interrupts:
             ended = True
@@ -81,7 +85,7 @@ async def play(
     depths = [q.depth for q in report.questions]
     run = SessionRun(persona, seed, sum(depths) / len(depths) if depths else 0.0, depths)
     run.check("session ends", ended, "the session did not end")
-    inspect(run, state, waited, sent, bank, max_follow_ups, max_hints, lang)
+    inspect(run, state, waited, sent, bank, max_follow_ups, max_hints, lang, closes)
     last_depth = {t.question: t.assessment.depth for t in state["turns"] if t.assessment}
     run.check(
         "report matches the transcript",

@@ -148,8 +148,9 @@ class QuestionDone(Event):
     parts: tuple[PartShown, ...] = ()
     hinted: tuple[str, ...] = ()
     said: str | None = None
-    """The interviewer's answer to a last reply of "I already said that" (what was found in the
-    earlier answers, or that nothing was): a protest is answered even when the question closes on it."""
+    """What the interviewer says as the question closes: the answer to a last "I already said that"
+    (what was found in the earlier answers, or that nothing was), the correction of a wrong claim
+    no follow-up got to challenge, or a word that closes it."""
 
 
 @dataclass(frozen=True)

@@ -180,6 +180,18 @@ async def test_a_wrong_claim_the_question_closes_on_is_corrected_as_it_closes(gr
     assert wrong.split("，")[0].split(",")[0] in done["said"], "the claim is quoted in the candidate's words"
 
 
+async def test_a_term_given_to_the_wrong_owner_in_the_last_answer_is_corrected_too(graph_driver, bank):
+    """The facts' swaps are misconceptions of every question: the close corrects one like the bank's."""
+    driver = graph_driver(plan=["infra-04"], max_follow_ups=1)
+    await driver.start()
+    await driver.reply("answer", "The long tail means a few very long responses hold up the whole batch.")
+    await driver.reply("answer", "It is slow because decode is compute-bound, so a few sequences saturate the SMs.")
+    wrong = "misattributed-prefill-compute-bound"
+    assert wrong in {m.misconception for m in driver.values["turns"][-1].assessment.misconceptions}
+    [done] = [e for e in driver.events if e["type"] == "question_done"]
+    assert done["said"] and bank["infra-04"].misconception(wrong).correction_in("en") in done["said"]
+
+
 async def test_a_wrong_claim_already_challenged_is_not_corrected_again_at_the_close(graph_driver, bank):
     driver = graph_driver(plan=["algo-07"], max_follow_ups=1)
     await driver.start()
