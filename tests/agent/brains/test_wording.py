@@ -229,6 +229,11 @@ def test_a_part_the_candidate_began_on_is_not_called_unanswered(bank, lang):
     assert said_in(line, lang, "part_touched") and not said_in(line, lang, "new_part"), line
 
 
+def cispo_near_miss(quote: str) -> Evidence:
+    """A sentence the judge read as near algo-07's point on what CISPO clips."""
+    return Evidence(key_point="cispo-clips-weight", level=2, quote=quote, how="meaning", strength=0.6)
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_near_miss_that_never_names_the_part_is_no_start_on_it(bank, lang):
     """A trial: "The min makes it a pessimistic lower bound ... the gradient still flows so the policy
@@ -238,14 +243,10 @@ def test_a_near_miss_that_never_names_the_part_is_no_start_on_it(bank, lang):
     shown = Evidence(
         key_point="why-min-pessimistic", level=3, quote="The min makes it a pessimistic lower bound.", how="meaning"
     )
-    near = Evidence(
-        key_point="cispo-clips-weight",
-        level=2,
-        quote="The min picks the unclipped term, and the gradient still flows so the policy can be corrected.",
-        how="meaning",
-        strength=0.6,
+    near = cispo_near_miss(
+        "The min picks the unclipped term, and the gradient still flows so the policy can be corrected."
     )
-    named = near.model_copy(update={"quote": "CISPO keeps the gradient flowing for every token."})
+    named = cispo_near_miss("CISPO keeps the gradient flowing for every token.")
 
     def follow_up(near_miss: Evidence) -> str:
         assessment = Assessment(
@@ -269,14 +270,12 @@ def test_after_a_protest_not_borne_out_a_part_is_not_called_begun(bank, lang):
     """A trial: "I re-read what you said and couldn't pin that down ...; let's keep going. You made a
     start on how to assess KV-cache utilization" contradicted itself in one line."""
     question = bank["algo-07"]
-    near = Evidence(
-        key_point="cispo-clips-weight",
-        level=2,
-        quote="CISPO keeps a gradient for every token.",
-        how="meaning",
-        strength=0.6,
+    assessment = Assessment(
+        question=question.id,
+        depth=1,
+        answer_depth=1,
+        near_misses=[cispo_near_miss("CISPO keeps a gradient for every token.")],
     )
-    assessment = Assessment(question=question.id, depth=1, answer_depth=1, near_misses=[near])
     decision = Decision(action="follow_up", target="cispo-motivation-tradeoff", heard=Heard.already_said)
     line = phrase(WriteRequest(question, decision, assessment, (), lang, 0))
     assert said_in(line, lang, "protest_not_found") and said_in(line, lang, "part_after_protest"), line

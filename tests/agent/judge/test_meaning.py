@@ -547,24 +547,14 @@ def test_a_clause_read_alone_does_not_charge_a_sentence_that_surely_makes_a_poin
     assert "sequences-interfere" in {m.misconception for m in wrong.misconceptions}
 
 
-@pytest.mark.parametrize(
-    ("qid", "answer", "wrong"),
-    [
-        # A trial: a correct CISPO sentence read at 0.99 as *CISPO is PPO clipping widened* and challenged.
-        (
-            "algo-13",
-            "CISPO clips and stop-grads the IS weight so no token loses its gradient.",
-            "cispo-clips-objective",
-        ),
-    ],
-)
-def test_a_sentence_nearer_a_misconceptions_correction_is_not_charged_with_it(scorer, qid, answer, wrong):
-    assessment = scorer.assess(BANK[qid], answer, None)
-    assert wrong not in {m.misconception for m in assessment.misconceptions}
-    assert assessment.depth > 0, "and what it says counts"
-
-
-def test_the_misconception_itself_is_still_charged(scorer):
+def test_a_sentence_nearer_a_misconceptions_correction_is_not_charged_with_it(scorer):
+    """A trial: a correct CISPO sentence was read at 0.99 as *CISPO is PPO clipping widened* and
+    challenged; the misconception itself is still charged."""
+    right = scorer.assess(
+        BANK["algo-13"], "CISPO clips and stop-grads the IS weight so no token loses its gradient.", None
+    )
+    assert "cispo-clips-objective" not in {m.misconception for m in right.misconceptions}
+    assert right.depth > 0, "and what it says counts"
     answer = "CISPO is basically PPO clipping with a wider range, so tokens outside it still get zero gradient."
-    assessment = scorer.assess(BANK["algo-13"], answer, None)
-    assert "cispo-clips-objective" in {m.misconception for m in assessment.misconceptions}
+    wrong = scorer.assess(BANK["algo-13"], answer, None)
+    assert "cispo-clips-objective" in {m.misconception for m in wrong.misconceptions}
