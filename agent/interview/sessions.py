@@ -160,12 +160,15 @@ class SessionIndex:
         path.parent.mkdir(parents=True, exist_ok=True)
         checkpoints = path.with_name("checkpoints.sqlite")
         try:
-            if cut_to_nothing(path, lambda: checkpoints.exists() and checkpoints.stat().st_size > 0):
-                raise sqlite3.DatabaseError("0 bytes, although the checkpoints next to it hold sessions")
             # As for the checkpoints: switching a new file to WAL fails at once with "database is
             # locked" when two processes do it together on a fresh home, so one at a time does it.
-            with file_lock(path.with_name(path.name + ".lock")), closing(self._connect()) as db:
-                db.executescript(SCHEMA)
+            # The 0-byte check is made under the same lock: a file another process has just created
+            # and not yet written is 0 bytes for a moment, and was once taken for damage.
+            with file_lock(path.with_name(path.name + ".lock")):
+                if cut_to_nothing(path, lambda: checkpoints.exists() and checkpoints.stat().st_size > 0):
+                    raise sqlite3.DatabaseError("0 bytes, although the checkpoints next to it hold sessions")
+                with closing(self._connect()) as db:
+                    db.executescript(SCHEMA)
         except sqlite3.DatabaseError as exc:
             raise SessionDBError(
                 f"the session index {path} is damaged ({exc}); move it aside to start a new one "
