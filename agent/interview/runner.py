@@ -242,13 +242,16 @@ async def open_checkpointer(settings: Settings) -> AsyncIterator[AsyncSqliteSave
     path.parent.mkdir(parents=True, exist_ok=True)
     serde = checkpoint_serde()
     try:
-        if cut_to_nothing(path, lambda: bool(SessionIndex(settings.sessions_db).list())):
-            raise sqlite3.DatabaseError("0 bytes, although the session index lists sessions")
-        async with aiosqlite.connect(str(path), timeout=30) as conn:
+        async with contextlib.AsyncExitStack() as stack:
             # Switching a new file to WAL and creating the tables can fail at once with "database is
             # locked" (SQLite skips the busy wait there) when two sessions start together on a fresh
             # home: one process at a time does it. It takes milliseconds, so blocking here is fine.
+            # The 0-byte check and the connect (which creates the file) are under the same lock: a
+            # file another process has just created is 0 bytes for a moment, not damaged.
             with file_lock(path.with_name(path.name + ".lock")):
+                if cut_to_nothing(path, lambda: bool(SessionIndex(settings.sessions_db).list())):
+                    raise sqlite3.DatabaseError("0 bytes, although the session index lists sessions")
+                conn = await stack.enter_async_context(aiosqlite.connect(str(path), timeout=30))
                 await conn.execute("PRAGMA journal_mode=WAL")
                 saver = AsyncSqliteSaver(conn, serde=serde)
                 await saver.setup()

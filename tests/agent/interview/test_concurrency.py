@@ -4,10 +4,15 @@ is lost."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import sqlite3
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -15,6 +20,10 @@ import pytest
 from agent_helpers import cli_env, rl_interview, run_cli
 from test_crash_resume import Live, answer_for
 from test_crash_resume_random import session_args
+
+from agent.interview.runner import open_checkpointer
+from agent.interview.sessions import SessionIndex
+from common.file_lock import file_lock
 
 pytestmark = pytest.mark.slow
 
@@ -202,3 +211,46 @@ def test_sessions_starting_together_on_a_fresh_home_all_open_their_stores(tmp_pa
     ]
     errors = [p.communicate(timeout=120)[1].decode() for p in procs]
     assert [p.returncode for p in procs] == [0, 0, 0, 0], errors
+
+
+@contextlib.contextmanager
+def created_slowly(path: Path) -> Iterator[None]:
+    """Another process creating `path` under its creation lock: 0 bytes for a second, then a database."""
+    created = threading.Event()
+
+    def create() -> None:
+        with file_lock(path.with_name(path.name + ".lock")):
+            path.write_bytes(b"")
+            created.set()
+            time.sleep(1)
+            with sqlite3.connect(path) as db:
+                db.execute("PRAGMA journal_mode=WAL")
+
+    creator = threading.Thread(target=create)
+    creator.start()
+    assert created.wait(30)
+    try:
+        yield
+    finally:
+        creator.join()
+
+
+def test_a_checkpoint_file_another_process_is_still_creating_is_waited_for_not_called_damaged(settings):
+    """A fresh checkpoint file is 0 bytes between its creation and its first write. A session opening
+    it then, in a home whose index already lists a session, took it for damage (the 0-byte check ran
+    before the creation lock); now it waits for the creator and opens the written file."""
+    SessionIndex(settings.sessions_db).create("listed", ["algo-07"], "en", "offline")
+
+    async def open_and_count() -> int:
+        async with open_checkpointer(settings) as saver:
+            return len([c async for c in saver.alist(None)])
+
+    with created_slowly(settings.home / "checkpoints.sqlite"):
+        assert asyncio.run(open_and_count()) == 0
+
+
+def test_a_session_index_another_process_is_still_creating_is_waited_for_not_called_damaged(settings):
+    """The same moment for the session index, beside checkpoints that already hold a session."""
+    (settings.home / "checkpoints.sqlite").write_bytes(b"written by an earlier session")
+    with created_slowly(settings.sessions_db):
+        assert SessionIndex(settings.sessions_db).list() == []
