@@ -353,6 +353,7 @@ def closing_reply(
     wrong: tuple[Assessment, str] | None = None,
     *,
     last: CandidateAction = CandidateAction.answer,
+    unshown: Part | None = None,
 ) -> str | None:
     """What is said as a question closes on the candidate's last reply: the answer to "I already
     said that", and the correction of a wrong claim no follow-up challenged (`wrong`: the assessment
@@ -360,7 +361,9 @@ def closing_reply(
     follow-up was spent, or the candidate moved on); else a plain close, neither praise nor verdict
     (a question closed on an answer in silence, and trial users read the review that followed as
     the session breaking off), which says why when the candidate's last key asked for a hint no
-    longer given. Nothing when the session ends without a decision."""
+    longer given. Nothing when the session ends without a decision. `unshown` is a part of the
+    question nothing was shown on: a close the interviewer chose names it, so that a question closed
+    at full depth with a part marked ✗ in the review is not a surprise (a trial user's)."""
     if decision is None:
         return None
     voice = Voice(lang, number)
@@ -377,8 +380,21 @@ def closing_reply(
         )
     if protest or correction:
         return voice.join(protest, correction)
-    closing = {CandidateAction.skip: "closing_skipped", CandidateAction.hint: "closing_no_hint"}
-    return voice.say(closing.get(last, "closing"))
+    if last is CandidateAction.skip or decision.heard is Heard.move_on:
+        return voice.say("closing_skipped")
+    if last is CandidateAction.hint:
+        return voice.say("closing_no_hint")
+    if unshown is not None:
+        return voice.say("closing_part_left", part=_part_phrase(unshown, voice.lang))
+    return voice.say("closing")
+
+
+def _part_phrase(part: Part, lang: str) -> str:
+    """A part's sub-question set inside a sentence: "how to ..." in English, not "How to ..."."""
+    text = part.get(lang)
+    if lang == "zh" or text[1:2].isupper():
+        return text
+    return text[:1].lower() + text[1:]
 
 
 def _protest_reply(decision: Decision, voice: Voice) -> str:

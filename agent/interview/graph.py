@@ -56,7 +56,7 @@ from agent.state import (
     progress_of,
 )
 from knowledge.bank import Bank
-from knowledge.models import Question
+from knowledge.models import Part, Question
 
 
 @dataclass(frozen=True)
@@ -296,6 +296,16 @@ def _shown_before(state: InterviewState, question: Question) -> list[str]:
     return request.shown_before(question) if request else []
 
 
+def _unshown_part(state: InterviewState, question: Question, covered: list[Evidence]) -> Part | None:
+    """The first part of an answered question nothing was shown on. None for a question that opened
+    on one key point's probe (a drill's), which asked for no more than that point."""
+    request = state.get("request")
+    if not covered or (request and question.id in request.openers):
+        return None
+    shown = {e.key_point for e in covered}
+    return next((p for p in question.parts if not any(kp.id in shown for kp in question.points_of(p.id))), None)
+
+
 def close(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[Literal["ask", "report"]]:
     """Sum up the question; then the next one, or the report."""
     bank = runtime.context.bank
@@ -319,12 +329,13 @@ def close(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[
         )
         summaries = [*summaries, summary]
         lang = state.get("lang", "en")
+        coverage = part_coverage(bank[qid], summary.covered)
         _emit(
             runtime,
             QuestionDone(
                 question=qid,
                 depth=summary.depth,
-                parts=tuple(PartShown.of_coverage(c, lang) for c in part_coverage(bank[qid], summary.covered)),
+                parts=tuple(PartShown.of_coverage(c, lang) for c in coverage),
                 hinted=tuple(e.key_point for e in summary.covered if e.hinted),
                 said=closing_reply(
                     bank[qid],
@@ -333,6 +344,7 @@ def close(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[
                     state.get("spoken", 0),
                     _unchallenged(turns, progress.probed),
                     last=turns[-1].action,
+                    unshown=_unshown_part(state, bank[qid], summary.covered),
                 ),
             ),
         )
