@@ -37,7 +37,7 @@ from agent.interview.replies import (
     unchanged,
 )
 from agent.interview.retrieval import Retriever
-from agent.judge.scoring import reason_in
+from agent.judge.scoring import depth_with_earlier, reason_in
 from agent.state import (
     Amended,
     Assessment,
@@ -185,7 +185,7 @@ async def assess(state: InterviewState, runtime: Runtime[InterviewContext]) -> C
         runtime,
         Assessed(
             question=question.id,
-            depth=assessment.depth,
+            depth=_drill_depth(state, question, assessment, on_question[:-1]),
             covered=tuple(e.key_point for e in assessment.covered),
             missed=tuple(assessment.missed),
             flags=tuple(f.value for f in assessment.flags),
@@ -291,6 +291,19 @@ def _with_earlier_drills(state: InterviewState, question: Question) -> QuestionP
     return progress.model_copy(update={"assessment": known})
 
 
+def _drill_depth(state: InterviewState, question: Question, assessment: Assessment, turns: Sequence[Turn]) -> int:
+    """The depth a drilled question reports: once the point it opened on is shown, with no wrong
+    claim stated on it, what everything shown on it so far supports, as the profile rates it; else
+    its own. An interview question's is its own."""
+    request = state.get("request")
+    opener = request.openers.get(question.id) if request else None
+    shown = [e.key_point for e in assessment.covered]
+    wrong = any(t.assessment and t.assessment.misconceptions for t in turns) or assessment.misconceptions
+    if request is None or opener not in shown or wrong:
+        return assessment.depth
+    return depth_with_earlier(question, assessment.depth, shown, request.shown_before(question))
+
+
 def _shown_before(state: InterviewState, question: Question) -> list[str]:
     request = state.get("request")
     return request.shown_before(question) if request else []
@@ -316,10 +329,11 @@ def close(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[
     if turns:
         assessment = progress.assessment or unchanged(bank[qid], None, CandidateAction.skip)
         all_misconceptions = {m.misconception: m for t in turns if t.assessment for m in t.assessment.misconceptions}
+        depth = _drill_depth(state, bank[qid], assessment, turns)
         summary = QuestionSummary(
             question=qid,
-            depth=assessment.depth,
-            reason=reason_in(bank[qid], assessment, state.get("lang", "en"), _shown_before(state, bank[qid])),
+            depth=depth,
+            reason=reason_in(bank[qid], assessment, state.get("lang", "en"), _shown_before(state, bank[qid]), depth),
             covered=assessment.covered,
             missed=assessment.missed if assessment.covered else [kp.id for kp in bank[qid].key_points],
             misconceptions=list(all_misconceptions.values()),

@@ -105,6 +105,16 @@ def depth_of(question: Question, covered: list[Evidence], mentioned: bool, rule:
     return 4 if count[4] and count[4] >= min(rule.expert_points_for_4, expert) else 3
 
 
+def depth_with_earlier(question: Question, depth: int, shown: Collection[str], earlier: Collection[str]) -> int:
+    """A drill that showed the point it opened on stands on everything shown on the question so far:
+    the depth its own key points and those of earlier drills support together (never below its own).
+    A drill asks one point's probe, so its answer alone is narrow: a full answer to a level-4 probe
+    read "Depth 1 (recall)" beside the card the profile rated on all of it (a trial user's)."""
+    union = sorted({question.current_id(kp) for kp in {*earlier, *shown}})  # saved under a former id
+    evidence = [Evidence(key_point=kp, level=question.key_point(kp).level, quote="") for kp in union]
+    return max(depth, depth_of(question, evidence, True))
+
+
 def cap_to_recall(
     evidence: dict[str, Evidence], flags: list[Flag], keyword_list: bool, misconception: bool
 ) -> tuple[dict[str, Evidence], bool]:
@@ -363,12 +373,16 @@ def reason_for(
     flags: list[Flag],
     built_on_wrong: bool = False,
     lang: str = "en",
+    earlier: int = 0,
 ) -> str:
-    """The one-line reason shown with a depth: what was shown, the lowest point missing, the limits."""
+    """The one-line reason shown with a depth: what was shown (and how many points shown in earlier
+    sessions the depth also stands on), the lowest point missing, the limits."""
     say = labels(lang)
     parts = [say("reason_depth", depth=depth, name=say.depth_name(depth))]
     if covered:
         parts.append(say("reason_showed", shown=len(covered), total=len(question.key_points)))
+    if earlier:
+        parts.append(say("reason_with_earlier", earlier=earlier))
     if missed:
         lowest = question.key_point(missed[0])
         point = shorten(lowest.statement_in(lang).rstrip("."), REASON_POINT_CHARS)
@@ -389,17 +403,22 @@ REASON_LIMITS |= {"off_topic", "other_concept", "dont_know", "empty"}
 """The flags that limit a depth, named in the reason (`reason_limits` in prompts/labels.yaml)."""
 
 
-def reason_in(question: Question, assessment: Assessment, lang: str, shown_before: Collection[str] = ()) -> str:
+def reason_in(
+    question: Question, assessment: Assessment, lang: str, shown_before: Collection[str] = (), depth: int | None = None
+) -> str:
     """An assessment's reason in the session's language (0 beside a misconception: built on wrong
     claims). What a model brain added after the rubric's reason stays in the model's words.
     `shown_before`: in a drill, the key points shown in earlier drills, which the reason does not
-    name as "not yet" (the review lists them as shown before)."""
-    if lang == "en" and not shown_before:
+    name as "not yet" (the review lists them as shown before); `depth`: the drill's depth with them
+    (`depth_with_earlier`), which the reason gives and says how it was reached."""
+    rated = assessment.depth if depth is None else depth
+    if lang == "en" and not shown_before and rated == assessment.depth:
         return assessment.reason
     built_on_wrong = Flag.misconception in assessment.flags and assessment.depth == 0
     args = (question, assessment.depth, assessment.covered, assessment.missed, list(assessment.flags), built_on_wrong)
     english = reason_for(*args)
     added = assessment.reason[len(english) :].strip() if assessment.reason.startswith(english) else ""
     missed = [kp for kp in assessment.missed if kp not in shown_before]
-    said = reason_for(question, assessment.depth, assessment.covered, missed, *args[4:], lang=lang)
+    earlier = len(set(shown_before) - {e.key_point for e in assessment.covered}) if rated > assessment.depth else 0
+    said = reason_for(question, rated, assessment.covered, missed, *args[4:], lang=lang, earlier=earlier)
     return " ".join(filter(None, [said, added]))

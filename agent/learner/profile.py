@@ -13,7 +13,8 @@ fuzz (so a rebuild reproduces the same due dates).
 Drills. A drill opens a question with the probe of a key point missed last time. The key points
 shown on a question accumulate over drills (a full interview question measures afresh); when the
 drill shows the key point it opened with, without a misconception, the depth it is rated on is
-what everything shown so far supports (`agent.judge.scoring.depth_of`); otherwise the drill's own depth.
+what everything shown so far supports (`agent.judge.scoring.depth_with_earlier`, the depth the drill
+itself reports); otherwise the drill's own depth.
 
 Mastery of a topic, in [0, 1], over the attempts on its questions up to `now`:
     mastery = clamp(sum(w * depth / 4) / sum(w) - 0.15 * sum(w_m), 0, 1),  w = 0.5 ** (age_days / 14)
@@ -39,8 +40,8 @@ from typing import Any
 
 from fsrs import Card, Rating, Scheduler
 
-from agent.judge.scoring import depth_of
-from agent.state import HINTED_AT_BEST, Evidence
+from agent.judge.scoring import depth_with_earlier
+from agent.state import HINTED_AT_BEST
 from common.errors import InputError
 from common.file_lock import file_lock
 from knowledge.bank import Bank
@@ -210,9 +211,7 @@ def rated_depth(question: Question, attempt: Attempt, known: set[str]) -> int:
 def _unhinted_depth(question: Question, attempt: Attempt, known: set[str]) -> int:
     if not attempt.opener or attempt.opener not in attempt.shown or attempt.misconceptions:
         return attempt.depth
-    shown = sorted({question.current_id(kp) for kp in known | set(attempt.shown)})  # saved under a former id
-    union = [Evidence(key_point=kp, level=question.key_point(kp).level, quote="") for kp in shown]
-    return max(attempt.depth, depth_of(question, union, True))
+    return depth_with_earlier(question, attempt.depth, attempt.shown, known)
 
 
 class Profile:

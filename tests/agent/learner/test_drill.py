@@ -145,3 +145,40 @@ def test_previous_gap_follows_the_first_assessment_only(bank):
     DrillRenderer(text, False, bank, {"algo-07": gap}).show(assessment)
     for point in gap:
         assert bank["algo-07"].key_point(point).statement in text.getvalue()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_drill_that_fills_its_gap_reports_the_depth_it_is_rated_on(bank, notes_retriever, lang):
+    """A trial user answered a drill's level-4 probe in full and read "Depth 1 (recall)", while the
+    card was rated on everything shown so far (depth 4): the drill now reports that depth, says it
+    counts the earlier sessions, and the profile rates the question on the same depth."""
+    question = bank["algo-07"]
+    expert = next(kp for kp in question.key_points if kp.level == 4)
+    driver = GraphDriver(bank, notes_retriever, ["algo-07"], lang=lang, max_follow_ups=1)
+    driver.input["request"] = PlanRequest(
+        ids=["algo-07"], openers={"algo-07": expert.id}, gaps={"algo-07": [expert.id]}
+    )
+    await driver.start()
+    await driver.reply("answer", explain(expert.cues.en[0]))
+    [assessed] = [e for e in driver.events if e["type"] == "assessment"]
+    assert expert.id in assessed["covered"] and assessed["depth"] == 4, assessed
+    await driver.reply("answer", "I don't know.")
+    [done] = [e for e in driver.events if e["type"] == "question_done"]
+    [summary] = driver.values["summaries"]
+    assert done["depth"] == summary.depth == 4
+    assert ("earlier sessions" if lang == "en" else "之前答到的") in summary.reason, summary.reason
+    assert summary.reason.startswith("Depth 4" if lang == "en" else "深度 4"), summary.reason
+
+
+async def test_a_drill_that_does_not_fill_its_gap_reports_its_own_depth(bank, notes_retriever):
+    question = bank["algo-07"]
+    expert = next(kp for kp in question.key_points if kp.level == 4)
+    driver = GraphDriver(bank, notes_retriever, ["algo-07"], max_follow_ups=1)
+    driver.input["request"] = PlanRequest(
+        ids=["algo-07"], openers={"algo-07": expert.id}, gaps={"algo-07": [expert.id]}
+    )
+    await driver.start()
+    await driver.reply("answer", "I'm not sure, maybe it just makes training a bit faster?")
+    await driver.reply("answer", "I don't know.")
+    [summary] = driver.values["summaries"]
+    assert summary.depth <= 1 and "earlier sessions" not in summary.reason, summary
