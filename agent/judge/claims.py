@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 
 from agent.judge.misattribution import misattributions_in
-from agent.judge.siblings import names_a_sibling_instead
+from agent.judge.siblings import about_another_algorithm, names_a_sibling_instead
 from agent.state import Evidence, MisconceptionHit
 from agent.text import (
     asserts,
@@ -185,6 +185,7 @@ def _by_cues(question: Question, sentence: str) -> SentenceClaims:
     out.misconceptions = [
         WrongClaim(w.id, sentence, "cue") for w in question.misconceptions if asserts(sentence, w.cues.all())
     ]
+    out.misconceptions = _of_this_algorithm(question, out.misconceptions, sentence)
     own = {w.id for w in question.misconceptions}
     for swap in misattributions_in(sentence):
         # A swap the bank states as one of this question's misconceptions is charged as that one.
@@ -193,6 +194,12 @@ def _by_cues(question: Question, sentence: str) -> SentenceClaims:
         if wrong not in {w.misconception for w in out.misconceptions}:
             out.misconceptions.append(WrongClaim(wrong, sentence, "cue"))
     return out
+
+
+def _of_this_algorithm(question: Question, wrong: list[WrongClaim], sentence: str) -> list[WrongClaim]:
+    """The bank's wrong claims about one algorithm are not charged to a sentence about another."""
+    statements = {m.id: m.statement for m in question.misconceptions}
+    return [w for w in wrong if not about_another_algorithm(statements.get(w.misconception, ""), sentence)]
 
 
 CLAUSE_BREAK = re.compile(
@@ -285,6 +292,7 @@ def _apply_levels_and_cues(question: Question, claims: SentenceClaims) -> None:
         claims.misconceptions = [w for w in claims.misconceptions if w.how != "meaning"]
     named = {w.misconception for w in claims.misconceptions}
     claims.misconceptions += [w for w in cued.misconceptions if w.misconception not in named]
+    claims.misconceptions = _of_this_algorithm(question, claims.misconceptions, sentence)
     # Naming a point's cue is recall only where the head does not rule the point out: "my mornings
     # are deterministic" names a cue of the determinism question and says nothing on it.
     cued_points = [kp for kp in question.key_points if find_cue(normalise(sentence), kp.cues.all())]

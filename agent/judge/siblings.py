@@ -170,3 +170,16 @@ def names_a_sibling_instead(point: KeyPoint, sentence: str) -> bool:
         if theirs and not theirs & mine and not CONTRAST.search(sentence.lower()):
             return True
     return False
+
+
+def about_another_algorithm(statement: str, sentence: str) -> bool:
+    """Does the sentence name an algorithm, not the one a wrong claim's statement is about (the first
+    it names), without contrasting them? "In classic RLHF PPO the KL is folded into the reward" is
+    right about PPO; *GRPO subtracts the KL from the reward, as PPO does* is GRPO's wrong claim, and
+    a trial user's correct answer was capped at depth 0 for it."""
+    algorithms = {"algorithm": SYSTEMS["algorithm"]}
+    spans = _spans(statement.lower(), algorithms["algorithm"])
+    if not spans:
+        return False
+    said = members(sentence.lower(), algorithms).get("algorithm", set())
+    return bool(said) and spans[0][2] not in said and not CONTRAST.search(sentence.lower())
