@@ -36,7 +36,8 @@ NEGATED = re.compile(r"\b(?:not|no|never|without|neither|nor|loses?|lost|lacks?|
 RELATION = {
     "design": re.compile(
         r"'s\b|\b(?:uses?|used|using|introduced?|is|are|was|core|centre|center|built|based|relies|rely|"
-        r"calls?|named|with|has|have|keeps?|computes?|applies|apply|minimi[sz]es?|its)\b|[(（]|的|是|用|采用|基于|核心|提出|引入|叫"
+        r"calls?|named|with|has|have|keeps?|computes?|applies|apply|minimi[sz]es?|its|which|gives?)\b|[(（]|的|是|用|采用|"
+        r"基于|核心|提出|引入|叫"
     ),
     "origin": re.compile(
         r"'s\b|\b(?:from|by|at|developed|proposed|introduced|released|created|open-sourced|built|team|lab)\b|"
@@ -77,10 +78,12 @@ class _Name:
 
 
 def _pattern(name: str) -> re.Pattern[str]:
+    # A name that ends in a number ends where its digits do: "λ=0" is not in "λ=0.95".
+    number_end = r"(?![0-9]|[.,][0-9])" if name[-1:].isdigit() else ""
     if name.isascii():
         # "Qwen" in "R1-Zero-Qwen-32B" names a model, not the team.
-        return re.compile(rf"(?<![a-z0-9-]){re.escape(name)}(?![a-z0-9-])")
-    return re.compile(re.escape(name))
+        return re.compile(rf"(?<![a-z0-9-]){re.escape(name)}(?![a-z0-9-]){number_end}")
+    return re.compile(re.escape(name) + number_end)
 
 
 @cache
@@ -118,7 +121,8 @@ def _bound_to(
         if owner.end <= term.start:
             gap = stretch[owner.end : term.start]
             after = AFTER_TERM.match(stretch, term.end)
-            related = bool(relation.search(gap) or after) and not _possessed(stretch, owner)
+            # A name right before its predicate ("ZeRO-3 only shards ...", "decode compute-bound") is its subject.
+            related = bool(relation.search(gap) or after or not gap.strip()) and not _possessed(stretch, owner)
         elif owner.start >= term.end:
             gap = stretch[term.end : owner.start]
             related = bool(OWNED_BY_NEXT.match(gap))

@@ -173,13 +173,21 @@ def names_a_sibling_instead(point: KeyPoint, sentence: str) -> bool:
 
 
 def about_another_algorithm(statement: str, sentence: str) -> bool:
-    """Does the sentence name an algorithm, not the one a wrong claim's statement is about (the first
-    it names), without contrasting them? "In classic RLHF PPO the KL is folded into the reward" is
-    right about PPO; *GRPO subtracts the KL from the reward, as PPO does* is GRPO's wrong claim, and
-    a trial user's correct answer was capped at depth 0 for it."""
-    algorithms = {"algorithm": SYSTEMS["algorithm"]}
-    spans = _spans(statement.lower(), algorithms["algorithm"])
-    if not spans:
-        return False
-    said = members(sentence.lower(), algorithms).get("algorithm", set())
-    return bool(said) and spans[0][2] not in said and not CONTRAST.search(sentence.lower())
+    """Is the sentence about the algorithm a wrong claim compares its subject with ("GRPO computes
+    advantages with GAE, like PPO"; "... as InstructGPT-style PPO does"), and not about the subject?
+    What the claim says of the subject is true of that one: "In classic RLHF PPO the KL is folded into
+    the reward" is right, and a trial user's correct answer was capped at depth 0 for it."""
+    text = statement.lower()
+    named = SYSTEMS["algorithm"]
+    spans = _spans(text, named)
+    compared = {member for start, _, member in spans if COMPARED_WITH.search(text[max(0, start - 40) : start + 40])}
+    subject = spans[0][2] if spans else None
+    said = members(sentence.lower(), {"algorithm": named}).get("algorithm", set())
+    return bool(said & (compared - {subject})) and subject not in said and not CONTRAST.search(sentence.lower())
+
+
+COMPARED_WITH = re.compile(
+    r"\blike\s+(?:[\w-]+\s+){0,2}?(?:ppo|grpo|dapo|gspo|cispo|dpo|rloo|trpo)\b|"
+    r"\bas\s+(?:[\w-]+\s+){0,2}?(?:ppo|grpo|dapo|gspo|cispo|dpo|rloo|trpo)\s+does\b"
+)
+"""How a wrong claim's statement names the algorithm it says its subject is like."""

@@ -64,6 +64,18 @@ BANK = load_bank()
         ),
         ("因为 decode 本身是 compute-bound 的，每生成一个 token 都要做完整的矩阵乘。", {("compute-bound", "decode")}),
         ("Prefill is memory-bandwidth-bound because the prompt is long.", {("memory-bandwidth-bound", "prefill")}),
+        # A drill trial (algo-05, infra-01): GAE's extremes swapped and ZeRO-3 given ZeRO-1's sharding,
+        # each said twice and credited as the right point.
+        (
+            "lambda=1 的时候就退化成一步的 TD(0) advantage，方差最小、偏差最大，lambda=0 的时候是 Monte Carlo 回报减 baseline",
+            {("td(0)", "λ = 1"), ("monte carlo", "λ = 0")},
+        ),
+        ("lambda = 1 is the one-step TD(0) advantage with the lowest variance.", {("td(0)", "λ = 1")}),
+        (
+            "To save memory you use ZeRO-3, which only shards the optimizer states across the data-parallel ranks.",
+            {("only shards the optimizer states", "ZeRO-3")},
+        ),
+        ("ZeRO-3 只切优化器状态，参数和梯度不切。", {("只切优化器状态", "ZeRO-3")}),
     ],
 )
 def test_a_term_given_to_a_rival_is_found(sentence, given):
@@ -110,6 +122,14 @@ def test_a_term_given_to_a_rival_is_found(sentence, given):
         "decode 阶段是访存密集的，batch 小的时候算力用不满。",
         "Decode is not compute-bound: with a few sequences it is limited by memory bandwidth.",
         "vLLM 和 SGLang 都用 continuous batching。",
+        "With λ=0.95 GAE sits between TD(0) and Monte Carlo.",
+        "GAE with lambda = 0.95 is between one-step TD and Monte Carlo, trading bias for variance.",
+        "λ=0 gives the one-step TD(0) advantage; λ=1 gives the Monte Carlo return minus the value.",
+        "λ=0 是 TD(0)，λ=1 是蒙特卡洛回报减 V。",
+        "When lambda = 1 you get Monte Carlo, when lambda = 0 you get one-step TD.",
+        "ZeRO-1 only shards the optimizer states, ZeRO-2 adds the gradients, and ZeRO-3 shards the parameters too.",
+        "ZeRO-3 shards the parameters, gradients and optimizer states across the ranks.",
+        "ZeRO-1 只切优化器状态，ZeRO-3 连参数也切。",
     ],
 )
 def test_right_negated_compared_or_asked_bindings_are_left_alone(sentence):

@@ -113,3 +113,40 @@ def test_the_kl_subtracted_from_the_reward_is_challenged_not_credited_as_the_kl_
     )
     assert "kl-in-loss" in {e.key_point for e in right.covered}
     assert not right.misconceptions
+
+
+@pytest.mark.parametrize(
+    ("question", "wrong", "about_the_other", "about_the_subject"),
+    [
+        (
+            "algo-08",
+            "kl-folded-into-reward",
+            # A drill trial's correct answer, capped at depth 0 as *GRPO folds the KL into the reward*.
+            "In classic RLHF PPO the KL is folded into the reward, so the KL goes through GAE into the advantage.",
+            "GRPO folds the KL into the reward before computing the group advantages.",
+        ),
+        (
+            "algo-05",
+            "grpo-uses-gae",
+            "PPO computes per-token advantages with GAE from the critic's values.",
+            "GRPO computes per-token advantages with GAE from the critic's values.",
+        ),
+    ],
+)
+def test_a_wrong_claim_that_its_subject_is_like_another_algorithm_is_not_charged_to_that_one(
+    scorer, question, wrong, about_the_other, about_the_subject
+):
+    """What the claim says of its subject ("GRPO ..., as PPO does") is true of the algorithm it is
+    compared with: a sentence about that one alone is right."""
+    assert wrong not in {m.misconception for m in scorer.assess(BANK[question], about_the_other, None).misconceptions}
+    assert wrong in {m.misconception for m in scorer.assess(BANK[question], about_the_subject, None).misconceptions}
+
+
+def test_the_trial_answer_on_where_the_kl_goes_is_credited_not_capped(scorer):
+    answer = (
+        "In classic RLHF PPO the KL is folded into the reward, so the KL goes through GAE into the advantage. "
+        "GRPO instead adds beta*KL directly to the loss as a separate term, so the group advantage is computed "
+        "from the raw reward only."
+    )
+    result = scorer.assess(BANK["algo-08"], answer, None)
+    assert result.misconceptions == [] and "kl-in-loss" in {e.key_point for e in result.covered}, result
