@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from agent.brains.brain import Brain
 from agent.brains.listening import HINT_AGAIN, asks_which, hear, recall, strip_meta
+from agent.judge.claims import cannot_show
 from agent.judge.scoring import depth_of, reason_for
 from agent.state import Assessment, CandidateAction, Evidence, Flag, Heard, ModelUse, Turn
 from agent.text import HINT_REQUEST, one_per_line, sentences
@@ -64,7 +65,31 @@ async def judge_reply(
         assessment = unchanged(question, prior, turn.action)
     if turn.heard is Heard.already_said:
         assessment = _credit_recalled(question, assessment, turn.target, earlier)
+    elif turn.kind != "ask" and has_content(turn):
+        assessment = _credit_answered_probe(question, assessment, turn.target)
     return assessment
+
+
+ANSWERED_PROBE = 0.5
+"""A reply to a follow-up on a key point that the judge reads as this likely that point (short of
+its bar) answers what was asked: an interviewer who asked "what does dropping the KL buy you on the
+systems side?" and heard "you save the reference model's memory and its forward pass" takes it,
+where the same sentence out of the blue would only be a near miss (a drill trial was asked it again)."""
+
+
+def _credit_answered_probe(question: Question, assessment: Assessment, target: str | None) -> Assessment:
+    if target not in assessment.missed or assessment.misconceptions:
+        return assessment
+    point = question.key_point(target)
+    near = [
+        e
+        for e in assessment.near_misses
+        if e.key_point == target and (e.strength or 0) >= ANSWERED_PROBE and not cannot_show(question, point, e.quote)
+    ]
+    if not near:
+        return assessment
+    best = max(near, key=lambda e: e.strength or 0)
+    return _credited(question, assessment, best.model_copy(update={"how": "meaning", "level": point.level}))
 
 
 def unchanged(question: Question, prior: Assessment | None, action: CandidateAction) -> Assessment:
@@ -89,18 +114,21 @@ def _credit_recalled(question: Question, assessment: Assessment, target: str | N
     if target not in assessment.missed:
         return assessment
     found = recall(question, target, earlier)
-    if found is None:
-        return assessment
+    return assessment if found is None else _credited(question, assessment, found)
+
+
+def _credited(question: Question, assessment: Assessment, found: Evidence) -> Assessment:
+    """The assessment with one more key point shown (`found`), its depth and reason brought along."""
     covered = [*assessment.covered, found]
-    missed = [kp for kp in assessment.missed if kp != target]
+    missed = [kp for kp in assessment.missed if kp != found.key_point]
     depth = max(assessment.depth, depth_of(question, covered, True))
     return assessment.model_copy(
         update={
             "covered": covered,
             "missed": missed,
-            "new": [*assessment.new, target],
+            "new": [*assessment.new, found.key_point],
             "depth": depth,
-            "near_misses": [e for e in assessment.near_misses if e.key_point != target],
+            "near_misses": [e for e in assessment.near_misses if e.key_point != found.key_point],
             "reason": reason_for(question, depth, covered, missed, list(assessment.flags)),
         }
     )

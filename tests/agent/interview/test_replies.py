@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from agent.interview.replies import judged_text
 from agent.state import CandidateAction, Turn
 
@@ -28,3 +30,29 @@ def test_an_answer_keeps_its_claims_and_drops_its_question_back():
         answer=f"Do you mean PPO's clip or CISPO's? {claim}",
     )
     assert judged_text(turn).strip() == claim
+
+
+SYSTEMS_SIDE = "Without the KL term you save the reference model's memory and its forward pass."
+"""A drill trial's answer to algo-08's probe "what does removing the KL buy you on the systems side?",
+which the judge reads as likely that point, short of its bar."""
+
+
+def _judged(kind: str, target: str | None) -> set[str]:
+    from agent.brains.brain import OfflineBrain
+    from agent.interview.replies import judge_reply
+    from agent.judge.meaning import shared_judge
+    from knowledge.bank import load_bank
+
+    question = load_bank()["algo-08"]
+    turn = Turn(question="algo-08", kind=kind, asked="...", target=target, answer=SYSTEMS_SIDE)
+    assessment = asyncio.run(judge_reply(OfflineBrain(judge=shared_judge("e5")), question, turn, None, []))
+    return {e.key_point for e in assessment.covered}
+
+
+def test_an_answer_to_a_key_points_own_follow_up_is_read_as_answering_it():
+    assert "memory-compute-saving" in _judged("follow_up", "memory-compute-saving")
+
+
+def test_the_same_words_elsewhere_stay_a_near_miss():
+    assert "memory-compute-saving" not in _judged("ask", None), "out of the blue the bar is the judge's"
+    assert "memory-compute-saving" not in _judged("follow_up", "kl-ref-vs-trust-region"), "asked something else"
