@@ -25,6 +25,7 @@ from agent.text import (
     one_per_line,
     sentences,
     size,
+    stems,
 )
 from knowledge.models import Clarification, KeyPoint, Question
 
@@ -261,31 +262,6 @@ def explains_much(content: str) -> bool:
 
 
 # --- what the candidate has said toward a target ---------------------------------------------
-
-STOP = frozenset(
-    "a an and are as at be been but by can could did do does doing done each else for from had has have how i if in "
-    "into is it its just like may might more most much must no not of on one only or other our out over so some "
-    "such than that the their them then there these they this those to too up us use used using very was we were what "
-    "when where whether which while who why will with would you your yes also about any all between both exactly "
-    "concretely really actually happen happens give gives make makes way ways".split()
-)
-ENGLISH = re.compile(r"[a-z][a-z0-9_'-]*")
-SUFFIX = re.compile(r"(?:ing|ed|es|s|e|ly)$")
-
-
-@lru_cache(maxsize=8192)
-def stems(text: str) -> frozenset[str]:
-    """Word stems (British and American spellings alike) and Chinese character pairs."""
-    out: set[str] = set()
-    lowered = normalise(text)
-    for word in ENGLISH.findall(lowered):
-        if word in STOP or len(word) < 3:
-            continue
-        word = word.replace("iz", "is").replace("yz", "ys")
-        out.add(SUFFIX.sub("", word) if len(word) > 4 else word)
-    for run in re.findall(r"[\u3400-\u9fff]+", lowered):
-        out.update(run[i : i + 2] for i in range(max(len(run) - 1, 1)))
-    return frozenset(out)
 
 
 def _common(question: Question) -> frozenset[str]:

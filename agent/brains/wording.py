@@ -11,13 +11,13 @@ from __future__ import annotations
 import re
 from string import Formatter
 
-from agent.brains.listening import ABOUT_FORM, FILLER, META_LEAD, NEAR_STRENGTH, clarification_for, stems
+from agent.brains.listening import ABOUT_FORM, FILLER, META_LEAD, NEAR_STRENGTH, clarification_for
 from agent.brains.parts import untouched_parts
 from agent.brains.request import WriteRequest
 from agent.judge.claims import misfigured
 from agent.prompts import load_yaml
 from agent.state import Assessment, CandidateAction, Decision, Evidence, Flag, Heard, Reference
-from agent.text import CJK_CHAR, WORD, find_cue, normalise, shorten
+from agent.text import CJK_CHAR, WORD, find_cue, normalise, shorten, stems
 from common.terminal import clean_for_display
 from knowledge.chunking import section_title
 from knowledge.facts import challenges

@@ -27,6 +27,7 @@ from agent.text import (
     normalise,
     size,
     states,
+    stems,
 )
 from knowledge.exemplars import QuestionExemplars, load_exemplars
 from knowledge.facts import misattributions
@@ -80,6 +81,30 @@ def cannot_show(question: Question, point: KeyPoint, sentence: str) -> bool:
         or lacks_its_figures(question, point, sentence)
         or factors_contradict([*figure_references(question.id, point), *point.cues.all()], sentence)
     )
+
+
+def lacks_expert_words(question: Question, point: KeyPoint, sentence: str) -> bool:
+    """An expert (level-4) point read by meaning from a sentence that uses none of the words only it
+    has among the question's points: what it adds to the levels below (a loss floor, a scaling law,
+    distillation) is not in the sentence. "When p is fixed, H(p) is a constant, so minimising CE is
+    minimising KL" was credited as the level-4 point on the irreducible entropy and its uses."""
+    if point.level < 4:
+        return False
+    return not (stems(sentence) & _expert_words(question.id, point.id))
+
+
+@cache
+def _expert_words(question_id: str, point_id: str) -> frozenset[str]:
+    from knowledge.bank import load_bank
+
+    question = load_bank()[question_id]
+    point = question.key_point(point_id)
+
+    def words(kp: KeyPoint) -> frozenset[str]:
+        return stems(" ".join([kp.statement, kp.statement_zh or "", *kp.cues.all()]))
+
+    below = frozenset().union(*(words(kp) for kp in question.key_points if kp.level < 4))
+    return words(point) - below
 
 
 def lacks_its_figures(question: Question, point: KeyPoint, sentence: str) -> bool:
@@ -280,7 +305,12 @@ def _apply_levels_and_cues(question: Question, claims: SentenceClaims) -> None:
             claims.points.append(dataclasses.replace(cue_claim, strength=round(p, 3)))
             if claims.near_miss is not None and claims.near_miss.key_point == cue_claim.key_point:
                 claims.near_miss = None  # the cue made it
-    shown = [c for c in claims.points if not cannot_show(question, question.key_point(c.key_point), sentence)]
+    shown = [
+        c
+        for c in claims.points
+        if not cannot_show(question, question.key_point(c.key_point), sentence)
+        and not (c.how == "meaning" and lacks_expert_words(question, question.key_point(c.key_point), sentence))
+    ]
     # Figures that are not the point's were still said toward it: the interviewer asks to check them.
     checked = [c for c in claims.points if misfigured(question, question.key_point(c.key_point), sentence)]
     if checked and claims.near_miss is None:
