@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from textual import events
 from textual.widgets import Markdown, TextArea
 from tui_helpers import (
     CLIP_ANSWER,
@@ -65,6 +66,42 @@ async def test_an_answer_shows_the_candidate_turn_then_a_bank_probe(make_app, ba
         # the candidate's turn is drawn between the question and the follow-up
         text = screen_text(app)
         assert text.index("How does clipping work") < text.index(TYPED_ANSWER) < text.index("Follow-up")
+
+
+async def test_keys_typed_just_before_ctrl_s_are_sent_with_the_answer(make_app):
+    """A terminal delivers a fast typist's keys and the Ctrl+S after them together. The send used to
+    read the editor before it had taken the last keys: a trial's answer went out cut ("...in R1-Ze")
+    and its end ("ro. They ...") was left in the next question's editor."""
+    app = make_app(["algo-07", "infra-01"])
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        screen = app.screen
+        before = len(interviewer_turns(screen))
+        for key in [*TYPED_ANSWER, "ctrl+s"]:  # all in the app's queue at once, as a terminal delivers them
+            app.post_message(events.Key(key, key if len(key) == 1 else None))
+        await wait_until(pilot, lambda: len(interviewer_turns(screen)) > before, "the interviewer to answer")
+        await settle(pilot)
+        assert candidate_texts(screen) == [TYPED_ANSWER]
+        assert screen.query_one("#answer", TextArea).text == ""
+
+
+async def test_f10_asks_before_ending_the_session_and_no_keeps_it_going(make_app):
+    """Ending cannot be undone (a trial user ended an interview after two of six questions with F10,
+    losing the answer being typed): it asks first, like leaving does."""
+    app = make_app(["algo-07", "infra-01"])
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        screen = app.screen
+        await type_answer(pilot, TYPED_ANSWER)
+        await pilot.press("f10")
+        await wait_until(pilot, lambda: app.screen is not screen, "the confirmation")
+        assert "not sent" in screen_text(app)
+        await pilot.press("n")
+        await wait_until(pilot, lambda: app.screen is screen, "the interview again")
+        await settle(pilot)
+        assert screen.query_one("#answer", TextArea).text == TYPED_ANSWER
+        await next_turn(pilot, ("ctrl+s",))
+        assert candidate_texts(screen) == [TYPED_ANSWER], "the session goes on"
 
 
 async def test_side_panel_shows_the_thinking_status_in_full(make_app, bank):

@@ -329,6 +329,12 @@ class InterviewScreen(AppScreen):
         self._keep_time()
 
     def action_send(self) -> None:
+        # The binding has priority, so the app runs it as Ctrl+S arrives, while keys typed just
+        # before it may still wait in the editor's queue: a trial's fast typing sent "...in R1-Ze"
+        # and left "ro. They ..." in the next question's editor. Send once the editor has them.
+        self.query_one("#answer", TextArea).call_later(self._send_typed)
+
+    def _send_typed(self) -> None:
         editor = self.query_one("#answer", TextArea)
         if not editor.text.strip():
             self.notify(self.say("write_first"), severity="warning")
@@ -349,8 +355,19 @@ class InterviewScreen(AppScreen):
     def action_repeat(self) -> None:
         self._reply(CandidateAction.repeat)
 
-    def action_end(self) -> None:
-        self._reply(CandidateAction.end)
+    async def action_end(self) -> None:
+        """End the whole session, after a yes: it cannot be undone (a trial user ended a six-question
+        interview after two with F10 and lost the answer being typed), unlike leaving (Esc)."""
+        from tui.screens.confirm import ConfirmScreen
+
+        def end(confirmed: bool | None) -> None:
+            if confirmed:
+                self._reply(CandidateAction.end)
+
+        question = self.say(
+            "end_question_unsent" if self.query_one("#answer", TextArea).text.strip() else "end_question"
+        )
+        await self.app.push_screen(ConfirmScreen(question, self.say("confirm_yes"), self.say("confirm_no")), end)
 
     async def action_leave(self) -> None:
         from tui.screens.confirm import ConfirmScreen
