@@ -11,6 +11,7 @@ import contextlib
 import time
 from collections.abc import Callable, Iterable
 from contextlib import AbstractAsyncContextManager
+from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from textual import on, work
@@ -234,6 +235,16 @@ class InterviewApp(App[None]):
 
     async def on_unmount(self) -> None:
         await self._stack.aclose()
+
+    def deliver_screenshot(
+        self, filename: str | None = None, path: str | None = None, time_format: str | None = None
+    ) -> str | None:
+        """Screenshots (Ctrl+P → "Screenshot") go to `$RL_INTERVIEW_HOME/screenshots`, made when
+        needed: Textual's default, the user's Downloads folder, is missing on many machines, and a
+        trial user got only "Failed to save screenshot"."""
+        folder = Path(path) if path else self.settings.home / "screenshots"
+        folder.mkdir(parents=True, exist_ok=True)
+        return super().deliver_screenshot(filename, str(folder), time_format)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

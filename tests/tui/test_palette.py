@@ -6,7 +6,7 @@ import importlib
 import inspect
 import pkgutil
 
-from tui_helpers import SIZE, wait_loaded
+from tui_helpers import SIZE, wait_loaded, wait_until
 
 import tui.screens
 from tui.screens.base import AppScreen
@@ -45,3 +45,20 @@ async def test_home_s_commands_in_the_palette_say_what_they_do(make_app):
         commands = {c.title: c.help for c in app.get_system_commands(app.screen) if c.title in ours}
         assert set(commands) == ours
         assert [title for title, said in commands.items() if not said or said == title] == []
+
+
+async def test_the_palette_s_screenshot_is_saved_under_the_home_and_says_where(make_app, tmp_path):
+    """Textual saves it to the user's Downloads folder, which many machines lack: a trial user only
+    ever got "Failed to save screenshot"."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot)
+        [screenshot] = [c for c in app.get_system_commands(app.screen) if c.title == "Screenshot"]
+        screenshot.callback()
+        folder = app.settings.home / "screenshots"
+        await wait_until(pilot, lambda: any(folder.glob("*.svg")), "the screenshot file")
+        await wait_until(
+            pilot, lambda: any(str(folder) in str(n.message) for n in app._notifications), "the notice of where"
+        )
+        [svg] = folder.glob("*.svg")
+        assert svg.read_text(encoding="utf-8").lstrip().startswith("<svg")
