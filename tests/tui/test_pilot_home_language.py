@@ -79,6 +79,18 @@ async def test_picking_chinese_on_home_switches_its_words_at_once_and_back(make_
         assert not any(words in screen_text(app) for words in CHINESE)
 
 
+async def test_options_left_as_they_were_are_shown_in_the_language_picked(make_app):
+    """A kept first option went on showing its old words: a trial's Home in 中文 read "both sections"."""
+    app = make_app(lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot)
+        assert "both sections" in screen_text(app)
+        await pick_language(pilot, 1)
+        shown = screen_text(app)
+        assert "全部方向" in shown and "both sections" not in shown, shown
+        assert app.screen.query_one("#section", Choice).value == "both"
+
+
 async def test_home_names_the_unfinished_session_and_the_topics_in_chinese(make_app, bank):
     app = make_app(["algo-07", "infra-01"], lang="zh")
     async with app.run_test(size=SIZE) as pilot:

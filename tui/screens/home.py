@@ -128,13 +128,8 @@ class HomeScreen(AppScreen):
         if event.value == self.app.lang:
             return
         self.app.lang = cast(Lang, event.value)  # a drill or the library opened from here speaks it too
-        for choice, options in (
-            (self.query_one("#length", Choice), lengths(self.say)),
-            (self.query_one("#section", Choice), sections(self.say)),
-        ):
-            chosen = choice.value
-            choice.set_options(options)
-            choice.value = chosen
+        self.query_one("#length", Choice).relabel(lengths(self.say))
+        self.query_one("#section", Choice).relabel(sections(self.say))
         self._speak()
 
     def _loaded(self, failure: str | None) -> None:

@@ -23,6 +23,15 @@ class Choice(Select[ChoiceType]):
     def __init__(self, options: Iterable[tuple[RenderableType, ChoiceType]], **kwargs: Any) -> None:
         super().__init__(options, type_to_search=False, **kwargs)
 
+    def relabel(self, options: Iterable[tuple[RenderableType, ChoiceType]]) -> None:
+        """The same options in other words (another language), the choice kept and shown in them.
+        Select refreshes what it shows only when its value changes, so a kept first option went on
+        showing its old words ("both sections" on a Home switched to 中文)."""
+        chosen = self.value
+        self.set_options(options)
+        self.value = chosen
+        self.mutate_reactive(Select.value)  # type: ignore[misc]  # the descriptor, whatever ChoiceType is
+
     def action_pick(self) -> None:
         if self.expanded:
             self.query_one(OptionList).action_select()
