@@ -119,10 +119,14 @@ class SearchResult:
     hits: list[SearchHit]
     note: str | None = None
     """Why the search did not use the knowledge store, when it did not."""
+    unbuilt: bool = False
+    """It did not because the store is not built yet (the screen says so in its own language)."""
 
 
-def search(settings: Any, query: str, k: int = 8) -> SearchResult:
-    """The knowledge store's hybrid search; before `kb build`, a lexical search of the notes."""
+def search(settings: Any, query: str, k: int = 8, bank: Bank | None = None) -> SearchResult:
+    """The knowledge store's hybrid search; before `kb build`, a lexical search of the notes, each
+    note also found by its question's Chinese wording (`bank`): the notes are English, and a trial's
+    "重要性采样" found none of them."""
     from agent.interview.retrieval import NotesRetriever
     from knowledge.bank import user_note_files
     from knowledge.lexical import LexicalIndex
@@ -136,11 +140,21 @@ def search(settings: Any, query: str, k: int = 8) -> SearchResult:
             note = f"{exc}; searched the notes directly instead"
     else:
         note = "the knowledge store is not built (rl-interview kb build): searched our notes directly"
+    unbuilt = not settings.chroma_url and not (settings.store_dir / "chroma" / "chroma.sqlite3").exists()
     chunks = NotesRetriever(settings.knowledge.chunk_tokens, user_note_files(settings.bank_paths)).all_chunks()
     if not chunks:
-        return SearchResult([], note)
-    scores = LexicalIndex([f"{c.heading}\n{c.text}" for c in chunks]).scores(query)
+        return SearchResult([], note, unbuilt)
+
+    def in_chinese(question_id: str | None) -> str:
+        if bank is None or question_id is None or question_id not in bank:
+            return ""
+        question = bank[question_id]
+        return " ".join([question.prompt.zh, *(kp.statement_zh or "" for kp in question.key_points)])
+
+    scores = LexicalIndex([f"{c.heading}\n{c.text}\n{in_chinese(c.question_id)}" for c in chunks]).scores(query)
     order = [i for i in sorted(range(len(chunks)), key=lambda i: -scores[i]) if scores[i] > 0][:k]
     return SearchResult(
-        [SearchHit(chunks[i].question_id, chunks[i].source, chunks[i].heading, chunks[i].text) for i in order], note
+        [SearchHit(chunks[i].question_id, chunks[i].source, chunks[i].heading, chunks[i].text) for i in order],
+        note,
+        unbuilt,
     )

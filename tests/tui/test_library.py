@@ -207,3 +207,18 @@ async def test_a_search_hit_shows_the_notes_bold_as_plain_text(make_app):
         assert any("**Dual-clip PPO**" in hit.text for hit in library.hits), "the case this test is about"
         shown = screen_text(app)
     assert "Dual-clip PPO" in shown and "**" not in shown
+
+
+async def test_a_chinese_search_without_a_store_finds_the_question_s_notes_and_says_so_in_chinese(make_app, bank):
+    """The notes are English: before `kb build` a trial's "重要性采样" found nothing, and the reason
+    came in English on a Chinese screen."""
+    assert "重要性采样" in bank["algo-04"].prompt.zh
+    app = make_app(lang="zh")
+    async with app.run_test(size=SIZE) as pilot:
+        library = await open_library(pilot)
+        await pilot.press(*"重要性采样", "enter")
+        await wait_until(pilot, lambda: library.hits, "the search hits")
+        await settle(pilot)
+        assert "algo-04" in [hit.question_id for hit in library.hits[:3]]
+        said = str(library.query_one("#library-search-note", Static).render())
+        assert "知识库还没有构建" in said and "not built" not in said, said

@@ -115,16 +115,17 @@ class LibraryScreen(AppScreen):
 
     @work(exclusive=True, group="library-search", thread=True, exit_on_error=False)
     def run_search(self, query: str) -> None:
-        result = search(self.app.settings, query)
+        result = search(self.app.settings, query, bank=self.app.services.bank)
         self.app.call_from_thread(self._show_hits, result)
 
     def _show_hits(self, result: SearchResult) -> None:
         self.hits = result.hits
         note = self.query_one("#library-search-note", Static)
         note.display = True
+        why = self.say("library_unbuilt") if result.unbuilt else result.note
         note.update(
             f"[b]{self.say('library_hits', count=len(result.hits))}[/b]"
-            + (f"  [dim]({clean_for_display(result.note)})[/]" if result.note else "")
+            + (f"  [dim]({clean_for_display(why)})[/]" if why else "")
         )
         table = self.query_one("#library-hits", FittedTable)
         table.display = True
