@@ -4,6 +4,7 @@ the tests use the same functions."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -123,6 +124,10 @@ class SearchResult:
     """It did not because the store is not built yet (the screen says so in its own language)."""
 
 
+LATIN = re.compile(r"[A-Za-z0-9_.+-]+")
+CJK = re.compile(r"[\u3400-\u9fff]")
+
+
 def search(settings: Any, query: str, k: int = 8, bank: Bank | None = None) -> SearchResult:
     """The knowledge store's hybrid search; before `kb build`, a lexical search of the notes, each
     note also found by its question's Chinese wording (`bank`): the notes are English, and a trial's
@@ -149,9 +154,12 @@ def search(settings: Any, query: str, k: int = 8, bank: Bank | None = None) -> S
         if bank is None or question_id is None or question_id not in bank:
             return ""
         question = bank[question_id]
-        return " ".join([question.prompt.zh, *(kp.statement_zh or "" for kp in question.key_points)])
+        words = " ".join([question.prompt.zh, *(kp.statement_zh or "" for kp in question.key_points)])
+        return LATIN.sub(" ", words)  # its Chinese only: its English terms are the notes' own
 
-    scores = LexicalIndex([f"{c.heading}\n{c.text}\n{in_chinese(c.question_id)}" for c in chunks]).scores(query)
+    scores = LexicalIndex([f"{c.heading}\n{c.text}" for c in chunks]).scores(query)
+    if CJK.search(query):  # an English search ranks the notes on their own words alone, as before
+        scores = scores + LexicalIndex([in_chinese(c.question_id) for c in chunks]).scores(query)
     order = [i for i in sorted(range(len(chunks)), key=lambda i: -scores[i]) if scores[i] > 0][:k]
     return SearchResult(
         [SearchHit(chunks[i].question_id, chunks[i].source, chunks[i].heading, chunks[i].text) for i in order],

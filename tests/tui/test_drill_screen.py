@@ -63,7 +63,7 @@ async def test_d_on_home_lists_the_queue_and_starts_a_drill_on_the_gap(make_app,
         assert screen_names(app)[-2:] == ["DrillScreen", "InterviewScreen"]
         first = interviewer_turns(app.screen)[0]
         assert first.raw == opener.probe.en
-        assert first.label == "Question · 1/3 · algo-07"
+        assert first.label == "Question · Q1/3 · algo-07"
         state = await app.screen.session.state()
         assert state["max_follow_ups"] == 1
         assert state["request"].openers == {"algo-07": opener.id}

@@ -62,7 +62,7 @@ async def test_enter_starts_with_the_bank_prompt_of_the_first_planned_question(m
         turns = interviewer_turns(screen)
         assert len(turns) == 1
         assert turns[0].raw == bank["algo-07"].prompt.en
-        assert turns[0].label == "Question · 1/2 · algo-07"
+        assert turns[0].label == "Question · Q1/2 · algo-07"
         side = screen.query_one(SidePanel)
         assert (side.number, side.of, side.question) == (1, 2, "algo-07")
         assert side.section == "algorithm"
@@ -86,7 +86,7 @@ async def test_home_options_decide_the_plan(make_app, bank):
         assert app.services.index.get("tui-0001").plan == expected
         first = interviewer_turns(app.screen)[0]
         assert first.raw == bank[expected[0]].prompt.en
-        assert first.label == f"Question · 1/3 · {expected[0]}"
+        assert first.label == f"Question · Q1/3 · {expected[0]}"
 
 
 async def tab_to(pilot, choice_id: str) -> Choice:
@@ -165,7 +165,7 @@ async def test_questions_named_on_the_command_line_start_at_once(make_app, bank)
         await wait_until(pilot, lambda: isinstance(app.screen, InterviewScreen), "the interview")
         await wait_until(pilot, lambda: interviewer_turns(app.screen), "the first question")
         first = interviewer_turns(app.screen)[0]
-        assert first.label.startswith("Question · 1/1 · algo-05")
+        assert first.label.startswith("Question · Q1/1 · algo-05")
         assert screen_names(app) == ["Screen", "HomeScreen", "InterviewScreen"]
 
 

@@ -57,7 +57,7 @@ async def test_an_answer_shows_the_candidate_turn_then_a_bank_probe(make_app, ba
         assert candidate_texts(screen) == [TYPED_ANSWER]
         assert screen.query_one("#answer", TextArea).text == ""
         follow_up = interviewer_turns(screen)[-1]
-        assert follow_up.label == "Follow-up · 1/2 · algo-07"
+        assert follow_up.label == "Follow-up · Q1/2 · algo-07"
         assert any(probe in follow_up.raw for probe in probes(bank["algo-07"])), follow_up.raw
         assert follow_up.raw != bank["algo-07"].prompt.en
         side = screen.query_one(SidePanel)
@@ -188,7 +188,7 @@ async def test_two_answers_then_skip_shows_the_review_with_depth_and_model_answe
         await settle(pilot)
         assert app.screen is interview
         assert interviewer_turns(interview)[-1].raw == bank["infra-01"].prompt.en
-        assert interviewer_turns(interview)[-1].label == "Question · 2/2 · infra-01"
+        assert interviewer_turns(interview)[-1].label == "Question · Q2/2 · infra-01"
         assert interview.query_one(SidePanel).depth is None
         assert "[skipped the question]" in notes(interview)
 
@@ -224,7 +224,7 @@ async def test_f2_hint_shows_a_hint_turn_built_from_the_rubric(make_app, bank):
         screen = app.screen
         await next_turn(pilot, ("f2",))
         hint = interviewer_turns(screen)[-1]
-        assert hint.label == "Hint · 1/2 · algo-07"
+        assert hint.label == "Hint · Q1/2 · algo-07"
         first_rungs = [kp.hints[0].en for kp in bank["algo-07"].key_points if kp.hints]
         assert any(rung in hint.raw for rung in first_rungs), hint.raw
         assert notes(screen) == ["[asked for a hint]"]
@@ -232,7 +232,7 @@ async def test_f2_hint_shows_a_hint_turn_built_from_the_rubric(make_app, bank):
         # the interviewer's notation, set apart from what you typed
         (action,) = screen.query(".action")
         assert "italic" in str(action.visual.spans[0].style)
-        assert "Hint · 1/2 · algo-07" in screen_text(app)
+        assert "Hint · Q1/2 · algo-07" in screen_text(app)
 
 
 async def test_f3_i_dont_know_gets_a_hint_then_moves_on(make_app, bank):
@@ -256,12 +256,12 @@ async def test_f5_repeat_asks_the_same_question_again(make_app, bank):
         await next_turn(pilot, ("f5",))
         turns = interviewer_turns(screen)
         assert [t.raw for t in turns] == [bank["algo-07"].prompt.en] * 2
-        assert [t.label for t in turns] == ["Question · 1/2 · algo-07"] * 2
+        assert [t.label for t in turns] == ["Question · Q1/2 · algo-07"] * 2
         assert notes(screen) == ["[asked to hear it again]"]
         assert screen.query_one(SidePanel).follow_ups == 0
         # a repeated question is answered like the original
         await answer(pilot, CLIP_ANSWER)
-        assert interviewer_turns(screen)[-1].label == "Follow-up · 1/2 · algo-07"
+        assert interviewer_turns(screen)[-1].label == "Follow-up · Q1/2 · algo-07"
 
 
 @pytest.mark.slow
@@ -315,6 +315,6 @@ async def test_a_protest_on_the_last_follow_up_is_answered_in_the_transcript(mak
             await answer(pilot, "I already said that.")
         assert isinstance(app.screen, ReviewScreen)
         closing, following = interviewer_turns(screen)[-2:]
-        assert following.label.startswith("Question · 2/2")
+        assert following.label.startswith("Question · Q2/2")
         assert closing.label == "Interviewer"
         assert closing.raw.startswith(("I may have missed it", "I re-read what you said")), closing.raw

@@ -66,7 +66,7 @@ async def test_a_chinese_session_shows_the_panel_editor_and_speakers_in_chinese(
         assert "PPO、信赖域、GRPO 变体" in panel
         assert not [t for t in topics if t in panel], panel
         assert editor_title(screen) == "你的回答（Ctrl+S 发送）"
-        assert interviewer_turns(screen)[0].label == "题目 · 1/2 · algo-07"
+        assert interviewer_turns(screen)[0].label == "题目 · 第 1/2 题 · algo-07"
         assert_no_english_label(panel + editor_title(screen) + interviewer_turns(screen)[0].label)
 
         await pilot.press("ctrl+s")  # nothing written yet
@@ -79,7 +79,7 @@ async def test_a_chinese_session_shows_the_panel_editor_and_speakers_in_chinese(
         zh_names = ("没有答对的内容", "记得概念", "讲清机制", "能做推理", "专家水平")
         assert f"深度 {side.depth}/4 {zh_names[side.depth]}" in panel_text(screen)
         assert "追问 1/3" in panel_text(screen)
-        assert interviewer_turns(screen)[-1].label == "追问 · 1/2 · algo-07"
+        assert interviewer_turns(screen)[-1].label == "追问 · 第 1/2 题 · algo-07"
 
         await next_turn(pilot, ("f2",))
         assert "[要了提示]" in notes(screen)
@@ -121,7 +121,10 @@ async def test_a_resumed_chinese_session_speaks_chinese_in_an_english_app(make_a
         await settle(pilot)
         screen = app.screen
         assert screen.session.session_id == "tui-0001"
-        assert [t.label for t in interviewer_turns(screen)] == ["题目 · 1/2 · algo-07", "追问 · 1/2 · algo-07"]
+        assert [t.label for t in interviewer_turns(screen)] == [
+            "题目 · 第 1/2 题 · algo-07",
+            "追问 · 第 1/2 题 · algo-07",
+        ]
         assert "已恢复：上面是你上次停下时的对话。" in notes(screen)
         panel = panel_text(screen)
         assert "第 1 题，共 2 题" in panel and "追问 1/3" in panel, panel
@@ -140,7 +143,7 @@ async def test_an_english_session_keeps_its_english_words(make_app, bank):
         )
         assert panel == expected
         assert editor_title(screen) == "Your answer (Ctrl+S to send)"
-        assert interviewer_turns(screen)[0].label == "Question · 1/2 · algo-07"
+        assert interviewer_turns(screen)[0].label == "Question · Q1/2 · algo-07"
 
         await next_turn(pilot, ("f2",))
         assert "[asked for a hint]" in notes(screen)

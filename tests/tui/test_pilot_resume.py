@@ -104,7 +104,7 @@ async def test_leaving_keeps_the_session_resumable_and_r_resumes_the_pending_que
         turns = interviewer_turns(resumed)
         # where the candidate was: the question, their answer, then the follow-up still waiting,
         # numbered as they were, and the depth the panel had
-        assert [t.label for t in turns] == ["Question · 1/2 · algo-07", "Follow-up · 1/2 · algo-07"]
+        assert [t.label for t in turns] == ["Question · Q1/2 · algo-07", "Follow-up · Q1/2 · algo-07"]
         assert resumed.query_one(SidePanel).depth == depth
         assert turns[-1].raw == pending
         assert candidate_texts(resumed) == [CLIP_ANSWER]
@@ -112,7 +112,7 @@ async def test_leaving_keeps_the_session_resumable_and_r_resumes_the_pending_que
         # and the session goes on from there
         await answer(pilot, ZERO_GRAD_ANSWER)
         assert candidate_texts(resumed) == [CLIP_ANSWER, ZERO_GRAD_ANSWER]
-        assert interviewer_turns(resumed)[-1].label == "Follow-up · 1/2 · algo-07"
+        assert interviewer_turns(resumed)[-1].label == "Follow-up · Q1/2 · algo-07"
         assert len(app.services.index.list()) == 1
 
 
@@ -183,7 +183,7 @@ async def test_a_session_left_before_anything_was_sent_is_empty_and_home_offers_
         await wait_until(pilot, lambda: isinstance(app.screen, InterviewScreen), "the empty session, opened again")
         await wait_until(pilot, lambda: interviewer_turns(app.screen), "its first question")
         assert app.screen.session.session_id == "tui-0002"
-        assert interviewer_turns(app.screen)[0].label == "Question · 1/2 · algo-07"
+        assert interviewer_turns(app.screen)[0].label == "Question · Q1/2 · algo-07"
         assert app.services.index.get("tui-0002").status == "active"
 
 

@@ -168,7 +168,7 @@ def test_the_browser_shows_home_starts_an_interview_and_gets_the_reply(tmp_path)
         terminal = driver.find_element(By.CSS_SELECTOR, ".xterm-helper-textarea")
         time.sleep(3)  # the interviewer loads in the background; Enter waits for it either way
         terminal.send_keys(Keys.ENTER)
-        wait_for_text(driver, lambda t: "Question · 1/6" in t, "the first question")
+        wait_for_text(driver, lambda t: "Question · Q1/6" in t, "the first question")
         asked = len(screen(driver))
         ActionChains(driver).send_keys("It clips the probability ratio to stay near the old policy.").perform()
         wait_for_text(driver, lambda t: "old policy" in t[asked:], "the typed answer")
@@ -177,7 +177,7 @@ def test_the_browser_shows_home_starts_an_interview_and_gets_the_reply(tmp_path)
         # The transcript labels the interviewer's next turn: a follow-up or a hint on question 1, or question 2.
         wait_for_text(
             driver,
-            lambda t: re.search(r"(?:Follow-up|Hint) · 1/6 · |Question · 2/6 · ", t[sent:]),
+            lambda t: re.search(r"(?:Follow-up|Hint) · Q1/6 · |Question · Q2/6 · ", t[sent:]),
             "the interviewer's reply",
         )
         wait_for_text(

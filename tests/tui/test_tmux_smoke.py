@@ -104,7 +104,7 @@ def test_the_real_app_asks_and_follows_up_in_tmux(tmp_path: Path):
         # --question is an explicit request: the interview starts on it without Home's Enter
         opening = " ".join(question.prompt.en.split()[:6])  # the prompt is wrapped: its first words
         screen = _wait_for(name, lambda s: opening in s, "algo-07 prompt")
-        assert "Question · 1/1 · algo-07" in _flat(screen)
+        assert "Question · Q1/1 · algo-07" in _flat(screen)
         size = _tmux("list-panes", "-t", name, "-F", "#{pane_width}x#{pane_height}").stdout.strip()
         assert max(len(line) for line in screen.splitlines()) > 100, (
             f"the app should draw 120 columns (pane {size}):\n{screen}"
@@ -134,7 +134,7 @@ def test_an_answer_typed_then_sigkilled_is_back_in_the_editor_after_r(tmp_path: 
     name = "draft"
     _launch(tmp_path, name, "interview", "--question", "algo-07", "--question", "infra-01")
     try:
-        _wait_for(name, lambda s: "Question · 1/2 · algo-07" in s, "the first question")
+        _wait_for(name, lambda s: "Question · Q1/2 · algo-07" in s, "the first question")
         _type(name, "PPO clips the probability ratio to a band.")
         _wait_for(name, lambda s: "PPO clips the probability ratio to a band." in s, "the first answer")
         _tmux("send-keys", "-t", name, "C-s")

@@ -175,8 +175,10 @@ class InterviewScreen(AppScreen):
             self._show_scores(assessed[-1].depth, assessed[-1].fallback_reason)
 
     def _label(self, speaker: str, number: int, of: int, question: str) -> str:
-        """The heading over an interviewer turn: "Follow-up · 2/6 · algo-07"."""
-        return f"{self.say.name('speakers', speaker)} · {number}/{of} · {question}"
+        """The heading over an interviewer turn: "Follow-up · Q2/6 · algo-07" (its question's number)."""
+        return self.say(
+            "turn_heading", speaker=self.say.name("speakers", speaker), number=number, of=of, question=question
+        )
 
     def _show_scores(self, depth: int, fallback_reason: str | None) -> None:
         side = self.query_one(SidePanel)
