@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from agent.judge.claims import SentenceClaims, about_another_concept, collect, read_sentences
 from agent.judge.meaning import MeaningJudge
-from agent.judge.topic import has_a_topic_of_its_own, strays
+from agent.judge.topic import has_a_topic_of_its_own, in_the_field, strays
 from agent.labels import labels
 from agent.state import Assessment, Evidence, Flag, MisconceptionHit
 from agent.text import (
@@ -254,7 +254,12 @@ class RubricScorer:
         else:
             nothing_shown = None
             if not (mentioned or built_on_wrong):
-                nothing_shown = Flag.other_concept if adjacent else Flag.off_topic if strayed is not False else None
+                neighbouring = (
+                    adjacent and self.judge is not None and in_the_field(content_text, self.judge.vocabularies)
+                )
+                nothing_shown = (
+                    Flag.other_concept if neighbouring else Flag.off_topic if adjacent or strayed is not False else None
+                )
             flag_shows_nothing(flags, content_text, gibberish, nothing_shown)
 
         reading = Reading(evidence, misconceptions, flags, mentioned, capped, note, near_misses)

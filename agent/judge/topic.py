@@ -47,6 +47,18 @@ def content_words(text: str) -> frozenset[str]:
     )
 
 
+DOMAIN_WORDS = 0.4
+"""Share of an answer's content words that some question's exemplars use, below which the answer is
+outside the field altogether (a pizza, a dog's walks), not about a neighbouring concept of it."""
+
+
+def in_the_field(text: str, vocabularies: Mapping[str, frozenset[str]]) -> bool:
+    """Is the answer about something of the question bank's field, if not the question asked? A
+    trial user's pizza was told it "describes a neighbouring idea"."""
+    words = content_words(text)
+    return any(len(words & vocabulary) >= DOMAIN_WORDS * len(words) for vocabulary in vocabularies.values())
+
+
 def has_a_topic_of_its_own(text: str) -> bool:
     return len(content_words(text)) >= OWN_TOPIC_WORDS
 

@@ -58,6 +58,23 @@ def test_the_same_words_are_not_taken_for_another_claim(scorer):
     assert result.depth < 4
 
 
+@pytest.mark.parametrize(
+    "answer",
+    [
+        # Two drill trials' rewording of the first case, in English and in Chinese.
+        "When the data distribution p is fixed, H(p) is a constant, so minimizing cross-entropy is equivalent to minimizing KL.",
+        "数据分布 p 固定的时候 H(p) 是常数，所以最小化 cross-entropy 就等价于最小化 KL。",
+    ],
+)
+def test_the_first_case_reworded_is_the_level_2_point_not_the_expert_one(scorer, answer):
+    """Read as the expert point on the irreducible entropy (a loss floor, scaling laws, distillation,
+    none of which it says) and not as the level-2 point it makes; the Chinese one credited nothing."""
+    result = assess(scorer, "algo-02", answer)
+    shown = {e.key_point for e in result.covered}
+    assert "entropy-constant-same-gradient" in shown and "irreducible-entropy-and-distillation" not in shown, shown
+    assert result.depth == 2
+
+
 def test_an_inflected_misconception_is_recognised(scorer):
     answer = "PPO clips the ratio. It takes the max of the clipped and unclipped objective so the step is as large as possible."
     result = assess(scorer, "algo-07", answer)

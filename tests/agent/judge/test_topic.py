@@ -74,3 +74,18 @@ def test_a_long_answer_to_another_question_scores_nothing_for_what_it_shares_wit
     assessment = scorer.assess(BANK["infra-12"], answer, None)
     assert assessment.depth == 0 and not assessment.covered
     assert Flag.off_topic in assessment.flags
+
+
+def test_an_answer_outside_the_field_is_off_topic_not_a_neighbouring_concept(scorer):
+    """A trial's pizza, explained with a "because", was told it "describes a neighbouring idea"."""
+    pizza = (
+        "My favourite pizza is margherita because the tomato and basil balance each other, and my dog "
+        "prefers long walks in the park when the weather is nice."
+    )
+    tensor_parallel = (
+        "Tensor parallelism splits each weight matrix of the FFN column-wise across the GPUs of a node, so "
+        "every GPU computes a slice of every expert and the partial results are combined with an all-reduce."
+    )
+    bank = load_bank()
+    assert Flag.off_topic in scorer.assess(bank["infra-12"], pizza, None).flags
+    assert Flag.other_concept in scorer.assess(bank["infra-10"], tensor_parallel, None).flags
