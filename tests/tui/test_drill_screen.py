@@ -51,7 +51,8 @@ async def test_d_on_home_lists_the_queue_and_starts_a_drill_on_the_gap(make_app,
         table = app.screen.query_one(DataTable)
         rows = [table.get_row_at(i) for i in range(table.row_count)]
         opener = min(bank["algo-07"].key_points, key=lambda kp: kp.level)
-        assert rows[0][1:4] == ["algo-07", "due", opener.id]
+        assert rows[0][1:3] == ["algo-07", "due"]
+        assert opener.statement.startswith(rows[0][3].rstrip("…")), "what it opens on, in words (not its id)"
         assert "infra-01" not in [row[1] for row in rows], "mastered and not due"
         chart = str(app.screen.query_one(MasteryChart).render())
         assert "ppo" in chart and "memory" in chart and "Trend" in chart

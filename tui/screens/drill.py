@@ -12,6 +12,8 @@ from agent.learner.drill import DrillItem, DrillOptions, drill_of, drill_queue
 from agent.learner.profile import ProfileError, mastery, system_clock
 from agent.learner.progress import due_counts, trend
 from agent.planning import PlanError
+from agent.text import shorten
+from knowledge.models import Question
 from tui.screens.base import AppScreen, screen_key
 from tui.widgets.mastery_chart import MasteryChart
 
@@ -63,7 +65,7 @@ class DrillScreen(AppScreen):
                 str(i),
                 item.question,
                 say.name("drill_why", item.why),
-                item.opener or say("drill_whole_question"),
+                opener_text(services.bank[item.question], item.opener, self.app.lang) or say("drill_whole_question"),
                 "-" if item.last_depth is None else f"{item.last_depth}/4",
                 item.due.date().isoformat() if item.due else "-",
                 say.topics(services.bank[item.question].topics),
@@ -82,3 +84,14 @@ class DrillScreen(AppScreen):
 
     def action_back(self) -> None:
         self.app.pop_screen()
+
+
+OPENER_CHARS = 40
+
+
+def opener_text(question: Question, opener: str | None, lang: str) -> str | None:
+    """What a drilled question opens on, as the start of the key point's statement in the screen's
+    language (its id, "agentic-async", told a trial user nothing)."""
+    if opener is None:
+        return None
+    return shorten(question.key_point(opener).statement_in(lang).rstrip("."), OPENER_CHARS)
