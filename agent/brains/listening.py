@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from agent.judge.claims import cannot_show
+from agent.judge.claims import cannot_be_taken_for
 from agent.state import Assessment, Evidence, Heard, Turn
 from agent.text import (
     CJK_CHAR,
@@ -356,12 +356,14 @@ def recall(question: Question, target: str, turns: list[Turn]) -> Evidence | Non
         e
         for t in turns
         for e in (t.assessment.near_misses if t.assessment else [])
-        if e.key_point == target and (e.strength or 0) >= NEAR_STRENGTH and not cannot_show(question, point, e.quote)
+        if e.key_point == target
+        and (e.strength or 0) >= NEAR_STRENGTH
+        and not cannot_be_taken_for(question, point, e.quote)
     ]
     if near:
         best = max(near, key=lambda e: e.strength or 0)
         return best.model_copy(update={"how": "recalled", "level": point.level})
-    said = [s for s in said_on_question(turns) if not cannot_show(question, point, s)]
+    said = [s for s in said_on_question(turns) if not cannot_be_taken_for(question, point, s)]
     sentence = said_toward(question, point, said)
     return Evidence(key_point=target, level=point.level, quote=sentence, how="recalled") if sentence else None
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from agent.brains.brain import Brain
 from agent.brains.listening import HINT_AGAIN, asks_which, hear, recall, strip_meta
-from agent.judge.claims import cannot_show
+from agent.judge.claims import cannot_be_taken_for
 from agent.judge.scoring import depth_of, reason_for
 from agent.state import Assessment, CandidateAction, Evidence, Flag, Heard, ModelUse, Turn
 from agent.text import HINT_REQUEST, one_per_line, sentences
@@ -84,7 +84,9 @@ def _credit_answered_probe(question: Question, assessment: Assessment, target: s
     near = [
         e
         for e in assessment.near_misses
-        if e.key_point == target and (e.strength or 0) >= ANSWERED_PROBE and not cannot_show(question, point, e.quote)
+        if e.key_point == target
+        and (e.strength or 0) >= ANSWERED_PROBE
+        and not cannot_be_taken_for(question, point, e.quote)
     ]
     if not near:
         return assessment

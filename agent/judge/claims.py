@@ -83,6 +83,13 @@ def cannot_show(question: Question, point: KeyPoint, sentence: str) -> bool:
     )
 
 
+def cannot_be_taken_for(question: Question, point: KeyPoint, sentence: str) -> bool:
+    """What a sentence the judge did not credit cannot be taken for, whoever asks (a protest's
+    recall, an answer to the point's own follow-up): what it cannot show, and an expert point in
+    none of its own words (a trial's protest had "它只在离线的偏好数据上优化" counted as DPO's practice figures)."""
+    return cannot_show(question, point, sentence) or lacks_expert_words(question, point, sentence)
+
+
 def lacks_expert_words(question: Question, point: KeyPoint, sentence: str) -> bool:
     """An expert (level-4) point read by meaning from a sentence that uses none of the words only it
     has among the question's points: what it adds to the levels below (a loss floor, a scaling law,

@@ -317,3 +317,16 @@ def test_a_protest_does_not_recall_a_figures_point_from_words_without_its_figure
     )
     found = recall(question, point.id, earlier("ProRL trained a 1.5B model for over 2,000 steps on 136K problems."))
     assert found is not None and found.how == "recalled"
+
+
+def test_a_protest_does_not_recall_an_expert_point_from_words_that_are_not_its_own(bank):
+    """A TUI trial's protest ("我刚才已经说过了") was told "是我漏了：“它只在离线的偏好数据上优化”。算数。", and
+    DPO's practice figures (β, learning rates, what Llama 3 added) were counted from that sentence."""
+    question = bank["algo-10"]
+    point = question.key_point("practice-token-view")
+    assert point.level == 4 and not point.figures, "the test's premise: not caught as a figures point"
+    quote = "它只在离线的偏好数据上优化"
+    near = Evidence(key_point=point.id, level=point.level, quote=quote, how="meaning", strength=0.8)
+    assessment = Assessment(question=question.id, depth=2, answer_depth=2, near_misses=[near])
+    turns = [Turn(question=question.id, kind="ask", asked="...", answer=quote, assessment=assessment)]
+    assert recall(question, point.id, turns) is None
