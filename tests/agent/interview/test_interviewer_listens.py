@@ -204,20 +204,29 @@ async def test_a_wrong_claim_already_challenged_is_not_corrected_again_at_the_cl
     assert done["said"] and correction not in done["said"] and "takes the max" not in done["said"], done["said"]
 
 
+async def closed_on(driver, *answers: str) -> dict:
+    """Start the driver's one-question plan, give `answers`, and return the question_done event."""
+    await driver.start()
+    for text in answers:
+        await driver.reply("answer", text)
+    [done] = [e for e in driver.events if e["type"] == "question_done"]
+    return done
+
+
+FP8_KV = "Shrink what moves: GQA or MLA and an FP8 KV cache cut the bytes per token."
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_a_question_closed_with_a_part_never_shown_names_that_part(graph_driver, bank, lang):
     """A trial user saw questions close at full depth with a sub-question marked ✗ in the review and
     never mentioned: the close names the part still open, in the candidate's language."""
-    driver = graph_driver(plan=["infra-02"], max_follow_ups=1, lang=lang)
-    await driver.start()
-    await driver.reply(
-        "answer",
+    done = await closed_on(
+        graph_driver(plan=["infra-02"], max_follow_ups=1, lang=lang),
         "With prefill/decode disaggregation the KV cache computed on the prefill GPUs has to reach the "
         "decode GPUs. Send it with GPUDirect RDMA between nodes and NVLink inside a node, layer by layer, "
         "so the transfer overlaps with the prefill of the next layers.",
+        FP8_KV,
     )
-    await driver.reply("answer", "Shrink what moves: GQA or MLA and an FP8 KV cache cut the bytes per token.")
-    [done] = [e for e in driver.events if e["type"] == "question_done"]
     strategies = bank["infra-02"].parts[1]
     assert done["parts"][1]["shown"] == 0, done["parts"]
     assert strategies.get(lang)[1:] in done["said"], done["said"]
@@ -230,29 +239,24 @@ async def test_a_drilled_question_opened_on_one_point_does_not_name_the_parts_it
 
     driver = graph_driver(plan=["infra-02"], max_follow_ups=1)
     driver.input["request"] = PlanRequest(ids=["infra-02"], openers={"infra-02": "transfer-mechanics"})
-    await driver.start()
-    await driver.reply(
-        "answer",
+    done = await closed_on(
+        driver,
         "The KV cache is sent with GPUDirect RDMA between nodes and over NVLink inside a node, layer by "
         "layer, so the transfer overlaps with the prefill of the later layers.",
+        FP8_KV,
     )
-    await driver.reply("answer", "Shrink what moves: GQA or MLA and an FP8 KV cache cut the bytes per token.")
-    [done] = [e for e in driver.events if e["type"] == "question_done"]
     assert done["parts"][0]["shown"] and not done["parts"][1]["shown"], done["parts"]
     assert done["said"] in load_yaml("offline_wording.yaml")["en"]["closing"], done["said"]
 
 
 async def test_a_question_closed_with_every_part_shown_closes_plainly(graph_driver, bank):
-    driver = graph_driver(plan=["infra-02"], max_follow_ups=1)
-    await driver.start()
-    await driver.reply(
-        "answer",
+    done = await closed_on(
+        graph_driver(plan=["infra-02"], max_follow_ups=1),
         "With prefill/decode disaggregation the KV cache computed on the prefill GPUs has to reach the "
         "decode GPUs, sent with GPUDirect RDMA layer by layer. Inside a node use tensor parallelism over "
         "NVLink, since it needs two all-reduces per layer; across nodes use pipeline parallelism.",
+        "I'd also shrink the bytes: GQA and an FP8 KV cache.",
     )
-    await driver.reply("answer", "I'd also shrink the bytes: GQA and an FP8 KV cache.")
-    [done] = [e for e in driver.events if e["type"] == "question_done"]
     assert all(p["shown"] for p in done["parts"]), done["parts"]
     assert done["said"] in load_yaml("offline_wording.yaml")["en"]["closing"], done["said"]
 
