@@ -12,6 +12,7 @@ import shlex
 import shutil
 import signal
 import subprocess
+import sys
 import time
 import uuid
 from pathlib import Path
@@ -70,7 +71,10 @@ def _wait_for(name: str, predicate, what: str) -> str:
 def _launch(tmp_path: Path, name: str, *args: str) -> None:
     """`rl-interview ARGS` in a new 120x40 tmux session of our server, in the test's own home."""
     assert shutil.which("tmux"), "tmux is not installed: apt-get install -y tmux (CI's .ci/run installs it)"
-    script = shutil.which("rl-interview")
+    # The script installed beside the Python running the tests: the first on PATH may belong to
+    # another install (a stress run's venv, not activated, ran the developer's tree this way).
+    beside = Path(sys.executable).parent / "rl-interview"
+    script = str(beside) if beside.exists() else shutil.which("rl-interview")
     assert script, "the rl-interview script is not on PATH: pip install -e '.[test]'"
     # HOME too: nothing the app or its libraries write lands in the real home.
     env = child_env(tmp_path / "home", tmp_path / "none.toml", base={}, HOME=str(tmp_path), TERM="xterm-256color")
