@@ -6,7 +6,10 @@ isolated everywhere at once, in-process and in the subprocesses tests start."""
 from __future__ import annotations
 
 import os
+import sys
+import sysconfig
 from pathlib import Path
+from shutil import which
 
 import pytest
 
@@ -42,3 +45,16 @@ def child_env(
     )
     env.update(extra)
     return env
+
+
+def rl_interview() -> list[str]:
+    """The console script installed beside the Python running the tests (not a pyenv shim, nor the
+    first on PATH, which may be another install's: a stress run's venv, not activated, ran the
+    developer's tree that way), else the same entry point through Python."""
+    script = Path(sysconfig.get_path("scripts")) / "rl-interview"
+    if script.exists():
+        return [str(script)]
+    found = which("rl-interview")
+    if found:
+        return [found]
+    return [sys.executable, "-c", "from tui.cli import main; main()"]

@@ -8,14 +8,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
-import sysconfig
 from functools import lru_cache
 from pathlib import Path
-from shutil import which
 from typing import Any
 
-from isolation import child_env
+from isolation import child_env, rl_interview
 
 from knowledge.models import Question
 
@@ -63,17 +60,6 @@ def keyword_list(question: Question) -> str:
 def stating(cue: str) -> str:
     """A sentence asserting a (mis)conception through its cue, with no negation of our own."""
     return f"Also, {cue} in this case."
-
-
-def rl_interview() -> list[str]:
-    """The installed console script (not a pyenv shim), else the same entry point through Python."""
-    script = Path(sysconfig.get_path("scripts")) / "rl-interview"
-    if script.exists():
-        return [str(script)]
-    found = which("rl-interview")
-    if found:
-        return [found]
-    return [sys.executable, "-c", "from tui.cli import main; main()"]
 
 
 def cli_env(home: Path, **extra: str) -> dict[str, str]:

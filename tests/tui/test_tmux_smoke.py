@@ -12,13 +12,12 @@ import shlex
 import shutil
 import signal
 import subprocess
-import sys
 import time
 import uuid
 from pathlib import Path
 
 import pytest
-from isolation import child_env
+from isolation import child_env, rl_interview
 from tui_helpers import probes
 
 from agent.interview.sessions import process_alive
@@ -71,18 +70,14 @@ def _wait_for(name: str, predicate, what: str) -> str:
 def _launch(tmp_path: Path, name: str, *args: str) -> None:
     """`rl-interview ARGS` in a new 120x40 tmux session of our server, in the test's own home."""
     assert shutil.which("tmux"), "tmux is not installed: apt-get install -y tmux (CI's .ci/run installs it)"
-    # The script installed beside the Python running the tests: the first on PATH may belong to
-    # another install (a stress run's venv, not activated, ran the developer's tree this way).
-    beside = Path(sys.executable).parent / "rl-interview"
-    script = str(beside) if beside.exists() else shutil.which("rl-interview")
-    assert script, "the rl-interview script is not on PATH: pip install -e '.[test]'"
+    script = rl_interview()
     # HOME too: nothing the app or its libraries write lands in the real home.
     env = child_env(tmp_path / "home", tmp_path / "none.toml", base={}, HOME=str(tmp_path), TERM="xterm-256color")
     command = (
         "env -u COLUMNS -u LINES "
         + " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
         + " "
-        + " ".join(shlex.quote(a) for a in (script, *args))
+        + " ".join(shlex.quote(a) for a in (*script, *args))
     )
     started = _tmux("new-session", "-d", "-s", name, "-x", "120", "-y", "40", command)
     assert started.returncode == 0, f"tmux new-session failed: {started.stderr}"
@@ -179,7 +174,7 @@ def _answers(tmp_path: Path) -> list[str]:
     """The answers in the latest session's report (`rl-interview report --format json`)."""
     env = child_env(tmp_path / "home", tmp_path / "none.toml", base=_clean_env())
     report = subprocess.run(
-        [shutil.which("rl-interview"), "report", "--format", "json"],
+        [*rl_interview(), "report", "--format", "json"],
         capture_output=True,
         text=True,
         timeout=60,
