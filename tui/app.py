@@ -25,6 +25,7 @@ from agent.labels import labels
 from agent.planning import PlanRequest
 from common.settings import Lang, Settings
 from tui.cjk_wrap import break_between_cjk_characters
+from tui.remembered import load_choices, with_remembered
 from tui.screens.base import AppScreen
 from tui.worker_failures import failure_notice
 
@@ -81,15 +82,24 @@ class InterviewApp(App[None]):
         drill: DrillOptions | None = None,
         start_now: bool = False,
         open_services: OpenServices | None = None,
+        remember_choices: bool = False,
     ) -> None:
         """`drill` opens the Drill screen over Home once loaded; `start_now` starts the interview
         `request` asks for as soon as the interviewer is loaded (the command line named its
         questions: an explicit request, not a default to confirm). `open_services` builds the
         interviewer from the settings and `brain`, `retriever`, `bank` (default: the CLI's
-        `agent.app.open_services`, imported by the loading worker, off the UI thread)."""
+        `agent.app.open_services`, imported by the loading worker, off the UI thread).
+        `remember_choices`: Home opens on the length, sections and language last chosen there,
+        where `request` and `lang` do not name them, and keeps what is chosen on it."""
         super().__init__()
         self.settings = settings
         self.request = request or PlanRequest(questions=settings.interview.questions)
+        self.remember_choices = remember_choices
+        self.choices_problem: str | None = None
+        """Why Home's remembered choices could not be read or kept, told once on Home."""
+        if remember_choices:
+            remembered, self.choices_problem = load_choices(settings.home)
+            self.request, lang = with_remembered(remembered, self.request, lang, start_now)
         self.lang = lang or settings.interview.lang
         self.resume_id = resume
         self.clock = clock
@@ -268,4 +278,6 @@ def run_tui(
     start_now: bool = False,
 ) -> None:
     break_between_cjk_characters()  # for this process, which is the TUI's: not in tests that build apps
-    InterviewApp(settings, request=request, lang=lang, resume=resume, drill=drill, start_now=start_now).run()
+    InterviewApp(
+        settings, request=request, lang=lang, resume=resume, drill=drill, start_now=start_now, remember_choices=True
+    ).run()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -16,6 +15,7 @@ from agent.interview.retrieval import Retriever, sections_to_read
 from agent.labels import Labels, labels
 from agent.state import HINTED_AT_BEST, InterviewState, QuestionSummary, Reference
 from common.terminal import clean_for_display
+from common.whole_files import write_whole
 from knowledge.bank import Bank
 from knowledge.chunking import reference_label
 from knowledge.models import in_language
@@ -132,21 +132,10 @@ def export_as(report: SessionReport, bank: Bank, folder: Path, fmt: Literal["md"
     markdown, data = report_files(folder, report.session_id)
     folder.mkdir(parents=True, exist_ok=True)
     if fmt == "md":
-        _write_whole(markdown, to_markdown(report, bank))
+        write_whole(markdown, to_markdown(report, bank))
         return markdown
-    _write_whole(data, report.model_dump_json(indent=2))
+    write_whole(data, report.model_dump_json(indent=2))
     return data
-
-
-def _write_whole(path: Path, text: str) -> None:
-    """Through a temporary file renamed over `path`: a kill leaves the old file or the new one, never
-    half of one, and two processes exporting the same report do not mix their writes."""
-    partial = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(partial, "w", encoding="utf-8") as out:
-        out.write(text)
-        out.flush()
-        os.fsync(out.fileno())
-    os.replace(partial, path)
 
 
 def _sections(references: list[Reference]) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from agent.labels import labels
 from agent.learner.drill import DrillItem, DrillOptions, drill_of, drill_queue
@@ -15,6 +15,7 @@ from agent.planning import PlanError
 from agent.text import shorten
 from knowledge.models import Question
 from tui.screens.base import AppScreen, screen_key
+from tui.widgets.fitted_footer import FittedFooter
 from tui.widgets.mastery_chart import MasteryChart
 
 
@@ -34,7 +35,7 @@ class DrillScreen(AppScreen):
             yield Static("", id="drill-title")
             yield DataTable(id="drill-queue", cursor_type="row", zebra_stripes=True)
             yield MasteryChart(id="drill-chart")
-        yield Footer()
+        yield FittedFooter()
 
     def on_mount(self) -> None:
         self.query_one(DataTable).add_columns(*labels(self.app.lang).columns("drill_columns"))

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from agent.labels import labels
 from tui.screens.base import AppScreen, screen_key
+from tui.widgets.fitted_footer import FittedFooter
 
 
 class HistoryScreen(AppScreen):
@@ -18,7 +19,7 @@ class HistoryScreen(AppScreen):
         yield Header()
         yield Static(labels(self.app.lang)("history_title"), id="history-title")
         yield DataTable(id="sessions", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield FittedFooter()
 
     def on_mount(self) -> None:
         say = labels(self.app.lang)

@@ -9,14 +9,16 @@ from typing import cast
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Header, Label, LoadingIndicator, Static
+from textual.widgets import Header, Label, LoadingIndicator, Static
 
 from agent.interview.sessions import SessionDBError, SessionIndex, SessionRow
 from agent.labels import Labels, labels
 from common.errors import InputError
 from common.settings import Lang
+from tui.remembered import HomeChoices, save_choices
 from tui.screens.base import AppScreen, screen_key
 from tui.widgets.choice import Choice, list_open
+from tui.widgets.fitted_footer import FittedFooter
 
 LENGTHS = (3, 6, 10, 15)
 LANGS = [("English", "en"), ("中文", "zh")]  # each language in its own words, whatever Home's
@@ -109,7 +111,7 @@ class HomeScreen(AppScreen):
                 yield LoadingIndicator()
                 yield Label(id="loading-label")
             yield Static(id="topics")
-        yield Footer()
+        yield FittedFooter()
 
     def _speak(self) -> None:
         """Home's own words, in the language chosen now."""
@@ -132,12 +134,31 @@ class HomeScreen(AppScreen):
         self.query_one("#section", Choice).relabel(sections(self.say))
         self._speak()
 
+    @on(Choice.Changed)
+    def _keep_choices(self) -> None:
+        """Kept for the next run as soon as made: quitting from Home keeps them too."""
+        app = self.app
+        if not app.remember_choices:
+            return
+        choices = HomeChoices(
+            questions=self.query_one("#length", Choice).value,
+            section=self.query_one("#section", Choice).value,
+            lang=self.query_one("#lang", Choice).value,
+        )
+        problem = save_choices(app.settings.home, choices)
+        if problem and problem != app.choices_problem:  # told once, not at every change
+            app.choices_problem = problem
+            self.notify(self.say("home_choices_not_kept", problem=problem), severity="warning", timeout=10)
+
     def _loaded(self, failure: str | None) -> None:
         if failure is None:
             self.query_one("#loading").display = False
         self._speak()  # the profile can be read now, or why the interviewer failed is told
 
     def on_mount(self) -> None:
+        if self.app.choices_problem:
+            problem = self.app.choices_problem
+            self.notify(self.say("home_choices_unreadable", problem=problem), severity="warning", timeout=10)
         if self.app.ready or self.app.load_failure:
             self._loaded(self.app.load_failure)
         else:

@@ -10,7 +10,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
-from textual.widgets import Footer, Header, TextArea
+from textual.widgets import Header, TextArea
 from textual.worker import Worker
 
 from agent.interview.events import Event
@@ -30,6 +30,7 @@ from tui.messages import (
     message_for,
 )
 from tui.screens.base import AppScreen, screen_key
+from tui.widgets.fitted_footer import FittedFooter
 from tui.widgets.side_panel import SidePanel
 from tui.widgets.transcript import InterviewerTurn, Transcript
 
@@ -101,7 +102,7 @@ class InterviewScreen(AppScreen):
                 yield Transcript(id="transcript")
                 yield TextArea(id="answer", soft_wrap=True, show_line_numbers=False, tab_behavior="indent")
             yield SidePanel(id="side")
-        yield Footer()
+        yield FittedFooter()
 
     def on_mount(self) -> None:
         side = self.query_one(SidePanel)

@@ -8,7 +8,7 @@ import re
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import DataTable, Footer, Header, Input, Static
+from textual.widgets import DataTable, Header, Input, Static
 
 from agent.labels import Labels, labels
 from agent.learner.library import Entry, SearchHit, SearchResult, entries, search
@@ -17,6 +17,7 @@ from common.terminal import clean_for_display
 from knowledge.chunking import reference_label, section_title
 from tui.latex import latex_to_unicode
 from tui.screens.base import AppScreen, screen_key
+from tui.widgets.fitted_footer import FittedFooter
 from tui.widgets.fitted_table import FittedTable
 
 EMPHASIS = re.compile(r"(\*\*|__)(\S.*?)\1")
@@ -59,7 +60,7 @@ class LibraryScreen(AppScreen):
             yield FittedTable(*say.columns("library_columns"), id="library-questions")
             yield Static("", id="library-search-note")
             yield FittedTable(*say.columns("library_hit_columns"), id="library-hits")
-        yield Footer()
+        yield FittedFooter()
 
     def on_mount(self) -> None:
         self.query_one("#library-hits").display = False

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Header, Markdown, TabbedContent, TabPane
+from textual.widgets import Header, Markdown, TabbedContent, TabPane
 
 from agent.labels import labels
 from agent.learner.library import SearchHit, question_markdown
@@ -18,6 +18,7 @@ from common.terminal import clean_for_display
 from knowledge.chunking import reference_label, section_title
 from tui.latex import latex_to_unicode
 from tui.screens.base import AppScreen, screen_key
+from tui.widgets.fitted_footer import FittedFooter
 
 if TYPE_CHECKING:
     from tui.app import InterviewApp
@@ -63,7 +64,7 @@ class QuestionScreen(AppScreen):
                 yield Markdown(latex_to_unicode(question_markdown(question, lang)), id="rubric-text")
             with TabPane(tab_names["show('note')"], id="note"), VerticalScroll(id="note-body"):
                 yield Markdown(latex_to_unicode(note), id="note-text")
-        yield Footer()
+        yield FittedFooter()
 
     def on_mount(self) -> None:
         self._focus_body()
@@ -107,7 +108,7 @@ class HitScreen(AppScreen):
         with VerticalScroll(id="hit-body"):
             title = clean_for_display(reference_label(self.hit.source, self.hit.heading))
             yield Markdown(f"# {title}\n\n" + latex_to_unicode(clean_for_display(self.hit.text)))
-        yield Footer()
+        yield FittedFooter()
 
     def on_mount(self) -> None:
         self.query_one("#hit-body").focus()

@@ -11,7 +11,7 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from agent.interview.report import (
     SessionReport,
@@ -26,6 +26,7 @@ from agent.interview.report import (
 from agent.labels import labels
 from tui.progress_view import padded
 from tui.screens.base import AppScreen, screen_key
+from tui.widgets.fitted_footer import FittedFooter
 
 
 class ReportScreen(AppScreen):
@@ -49,7 +50,7 @@ class ReportScreen(AppScreen):
             yield Static("", id="questions")
             yield Static("", id="bars")
             yield Static("", id="study")
-        yield Footer()
+        yield FittedFooter()
 
     def on_mount(self) -> None:
         self.load_report()

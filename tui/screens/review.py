@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.widgets import Collapsible, Footer, Header, Markdown
+from textual.widgets import Collapsible, Header, Markdown
 
 from agent.brains.parts import part_coverage
 from agent.brains.wording import shown_words
@@ -19,6 +19,7 @@ from knowledge.chunking import reference_label, section_title
 from knowledge.models import Question, in_language
 from tui.latex import latex_to_unicode
 from tui.screens.base import AppScreen, screen_key
+from tui.widgets.fitted_footer import FittedFooter
 
 if TYPE_CHECKING:  # the runner brings LangGraph, which loads off the UI thread (tui.app)
     from agent.interview.runner import Interview
@@ -124,7 +125,7 @@ class ReviewScreen(AppScreen):
     def compose(self) -> ComposeResult:
         yield Header()
         yield VerticalScroll(id="review")
-        yield Footer()
+        yield FittedFooter()
 
     async def on_mount(self) -> None:
         state = await self.session.state()
