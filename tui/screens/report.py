@@ -23,7 +23,8 @@ from agent.interview.report import (
     study_reading,
     study_statement,
 )
-from agent.labels import labels
+from agent.labels import Labels, labels
+from agent.state import HINTED_AT_BEST
 from tui.progress_view import padded
 from tui.screens.base import AppScreen, screen_key
 from tui.widgets.fitted_footer import FittedFooter
@@ -66,15 +67,7 @@ class ReportScreen(AppScreen):
         self.session_read(report.lang)
         # The session's language, as the exported Markdown has it (the reasons already are)
         say = labels(report.lang)
-        number, question, depth, reason = say.columns("table_columns")
-        # A Rich table wraps the reason within the screen's width, however narrow
-        table = Table(box=box.SIMPLE_HEAD, expand=True, header_style="bold", pad_edge=False)
-        for heading in (number, question, depth):
-            table.add_column(heading, no_wrap=True)
-        table.add_column(reason, ratio=1)
-        for i, q in enumerate(report.questions, 1):
-            table.add_row(str(i), q.question, f"{q.depth}/4", Text(q.reason))
-        self.query_one("#questions", Static).update(table)
+        self.query_one("#questions", Static).update(questions_table(report, say))
         title = Text(report_title(report, say), style="bold")
         self.query_one("#report-title", Static).update(title + "\n" + " · ".join(report_facts(report, say)))
         bars = [
@@ -97,6 +90,21 @@ class ReportScreen(AppScreen):
     def action_home(self) -> None:
         while len(self.app.screen_stack) > 2:  # [default screen, Home, ...]
             self.app.pop_screen()
+
+
+def questions_table(report: SessionReport, say: Labels) -> Table:
+    """One row per question: its depth and the reason, and where progress counts it lower (a hint),
+    that too: the library, the Drill list and Home show the lower figure."""
+    number, question, depth, reason = say.columns("table_columns")
+    # A Rich table wraps the reason within the screen's width, however narrow
+    table = Table(box=box.SIMPLE_HEAD, expand=True, header_style="bold", pad_edge=False)
+    for heading in (number, question, depth):
+        table.add_column(heading, no_wrap=True)
+    table.add_column(reason, ratio=1)
+    for i, q in enumerate(report.questions, 1):
+        why = q.reason + ("\n" + say("hint_capped", depth=HINTED_AT_BEST) if q.hint_capped else "")
+        table.add_row(str(i), q.question, f"{q.depth}/4", Text(why))
+    return table
 
 
 def _section(heading: str, lines: list[str]) -> Text:

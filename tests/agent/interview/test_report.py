@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
 from datetime import UTC, datetime
 
 import pytest
+from rich.console import Console
 
 from agent.interview.report import build_report, to_markdown
 from agent.labels import labels
@@ -13,6 +15,7 @@ from agent.learner.profile import Profile
 from agent.learner.recording import attempts_in
 from agent.planning import PlanRequest
 from agent.state import Evidence, QuestionSummary
+from tui.screens.report import questions_table
 from tui.screens.review import review_markdown
 
 
@@ -60,16 +63,26 @@ def test_the_report_and_review_say_when_a_hint_keeps_progress_below_the_depth(ba
         profile = Profile(tmp_path / f"{name}.sqlite")
         profile.record(attempts_in(state | {"plan": ["algo-03"]}, lambda _: datetime(2026, 12, 1, tzinfo=UTC)), bank)
         rated = profile.history().attempts[0].rated_depth
+        report = build_report(state, bank, notes_retriever)
         texts[name] = (
             rated,
-            to_markdown(build_report(state, bank, notes_retriever), bank),
+            to_markdown(report, bank),
             review_markdown(question_summary, bank["algo-03"], lang),
+            screen_text(questions_table(report, labels(lang))),
         )
-    rated, report, review = texts["hinted"]
+    rated, report, review, table = texts["hinted"]
     assert rated < 4
     said = labels(lang)("hint_capped", depth=rated)
     assert said in report and said in review
-    rated, report, review = texts["unhinted"]
+    assert said in table, "the report screen's table says it too, beside the 4/4"
+    rated, report, review, table = texts["unhinted"]
     assert rated == 4
     capped = labels(lang)("hint_capped", depth=0).split("0")[0]
-    assert capped not in report and capped not in review
+    assert capped not in report and capped not in review and capped not in table
+
+
+def screen_text(table) -> str:
+    """The table as a wide terminal shows it, each row's lines joined (a reason wraps over several)."""
+    console = Console(width=400, record=True, file=io.StringIO())
+    console.print(table)
+    return " ".join(line.strip() for line in console.export_text().splitlines())
