@@ -418,18 +418,6 @@ def formula_stars(markdown: str) -> str:
     return LONE_STAR.sub(r"\\*", markdown)
 
 
-GIST_BREAK = re.compile(r"[:;]\s|[：；。]")
-
-
-def gist(statement: str, width: int = 72) -> str:
-    """A key point's statement in short, for a list that names several on one line each: its first
-    clause (up to a colon, a semicolon or a Chinese full stop) unless that is a mere label ("Practice
-    figures"), shortened to about `width` columns (a Chinese character takes two)."""
-    clause = GIST_BREAK.split(statement, maxsplit=1)[0].strip()
-    limit = width // 2 if CJK_CHAR.search(statement) else width
-    return shorten(clause if len(clause) >= limit // 3 else statement, limit)
-
-
 def _unclosed_bracket(text: str) -> int:
     """Where the last bracket still open at the end of `text` starts (-1: none)."""
     opened: list[int] = []

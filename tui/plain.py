@@ -12,7 +12,7 @@ import json
 from collections.abc import AsyncIterator, Callable
 from typing import IO
 
-from agent.brains.parts import coverage_mark
+from agent.brains.parts import coverage_mark, gap_lines
 from agent.interview.events import (
     Assessed,
     DraftKept,
@@ -201,15 +201,21 @@ class DrillRenderer(Renderer):
     def __init__(self, out: IO[str], jsonl: bool, bank: Bank, gaps: dict[str, list[str]], lang: str = "en"):
         super().__init__(out, jsonl, bank, lang)
         self.gaps = dict(gaps)
+        self.still: list[str] = []
+        """The last gap shown, less what the answer before it showed."""
 
     def show(self, event: Event) -> None:
         super().show(event)
         if isinstance(event, Assessed) and event.question in self.gaps:
-            super().show(PreviousGap(event.question, tuple(self.gaps.pop(event.question))))
+            gap = self.gaps.pop(event.question)
+            self.still = [kp for kp in gap if kp not in event.covered]
+            super().show(PreviousGap(event.question, tuple(gap)))
 
     def _text(self, event: Event) -> str:
         if not isinstance(event, PreviousGap):
             return super()._text(event)
-        question = self.bank[event.question]
-        lines = [f"  - {kp}: {question.key_point(kp).statement_in(self.lang)}" for kp in event.key_points]
-        return f"  {self.say('previous_gap')}\n" + "\n".join(lines) + "\n"
+        if not self.still:
+            return ""
+        # As the TUI says it: what is still missing, by part, never the answers to what comes next
+        lines = [f"  - {line}" for line in gap_lines(self.bank[event.question], self.still, self.say, self.lang)]
+        return f"  {self.say('gap_note')}\n" + "\n".join(lines) + "\n"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
+from agent.labels import Labels
 from agent.state import Evidence
 from knowledge.models import Part, Question
 
@@ -49,3 +50,17 @@ def part_coverage(question: Question, covered: Iterable[Evidence]) -> list[PartC
         mine = [shown[kp.id] for kp in points if kp.id in shown]
         out.append(PartCoverage(part, len(mine), len(points), any(e.hinted for e in mine)))
     return out
+
+
+def gap_lines(question: Question, still: Collection[str], say: Labels, lang: str) -> list[str]:
+    """What a drill says is still missing from last time: each part (its sub-question) with how many
+    of its key points, never their statements. The drill's follow-up asks for one of them, and a
+    trial's candidate read its answer printed just before ("上次没答到的：- tradeoffs: 每种修复都有代价…")."""
+    lines = []
+    for part in question.parts:
+        count = sum(1 for kp in question.points_of(part.id) if kp.id in still)
+        if count:
+            lines.append(say("gap_part", part=part.get(lang), count=count, plural="s" * (count != 1)))
+    # A question of the candidate's own may have no parts: its points' probes are questions, not answers.
+    in_parts = {kp.id for part in question.parts for kp in question.points_of(part.id)}
+    return lines + [question.key_point(kp).probe.get(lang) for kp in still if kp not in in_parts]

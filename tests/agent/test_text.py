@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.text import GRADER_INSTRUCTION, explains, find_cue, gist, normalise, sentences, states
+from agent.text import GRADER_INSTRUCTION, explains, find_cue, normalise, sentences, states
 
 WRAPPED = (
     "GRPO takes the group of responses and normalizes the rewards by the group\n"
@@ -155,14 +155,3 @@ def test_a_claim_in_everyday_verbs_states_something_without_a_connective(sentenc
 )
 def test_terms_and_lists_of_terms_state_nothing(sentence):
     assert not states(sentence)
-
-
-def test_gist_is_the_first_clause_unless_it_is_a_mere_label():
-    assert gist("The reference KL is not the trust region: step size is set by clipping.") == (
-        "The reference KL is not the trust region"
-    )
-    assert gist("Practice figures: DeepSeekMath used beta = 0.04 and R1 0.001.") == (
-        "Practice figures: DeepSeekMath used beta = 0.04 and R1 0.001."
-    )
-    long_chinese = "参考 KL 把策略拴在冻结的参考模型上，防止它偏离太远，也限制了对学出来的奖励模型的利用和钻空子的空间"
-    assert len(gist(long_chinese)) <= 36 and gist(long_chinese).endswith("…")

@@ -52,7 +52,8 @@ async def test_d_on_home_lists_the_queue_and_starts_a_drill_on_the_gap(make_app,
         rows = [table.get_row_at(i) for i in range(table.row_count)]
         opener = min(bank["algo-07"].key_points, key=lambda kp: kp.level)
         assert rows[0][1:3] == ["algo-07", "due"]
-        assert opener.statement.startswith(rows[0][3].rstrip("…")), "what it opens on, in words (not its id)"
+        part = bank["algo-07"].part(opener.part)
+        assert rows[0][3] == part.en, "what it opens on, in words: not its id, nor the answer (its statement)"
         assert "infra-01" not in [row[1] for row in rows], "mastered and not due"
         chart = str(app.screen.query_one(MasteryChart).render())
         assert "ppo" in chart and "memory" in chart and "Trend" in chart
@@ -73,11 +74,20 @@ async def test_d_on_home_lists_the_queue_and_starts_a_drill_on_the_gap(make_app,
         await answer(pilot, "I am not sure, something about the ratio.")
         told = [n for n in notes(app.screen) if n.startswith("Last time")]
         assert len(told) == 1
-        heading, *points = told[0].splitlines()
+        heading, *parts = told[0].splitlines()
         assert heading == "Last time you had not shown, and have not yet:"
-        assert len(points) == len(bank["algo-07"].key_points), "one line a point: none was shown"
-        assert points[0].startswith(f"  • {opener.statement[:20]}")
-        assert all(len(point) <= 80 for point in points), "a short form of each point, not its whole statement"
+        # none was shown: every part, with its key points counted, and never a statement (the answer
+        # to the follow-up that comes next)
+        assert parts == [f"  • {p.en}: {gap_count(bank['algo-07'], p.id)}" for p in bank["algo-07"].parts]
+        assert parts[0] == "  • How clipping works in PPO: 3 key points"
+        assert not any(kp.statement[:30] in told[0] for kp in bank["algo-07"].key_points)
+
+
+def gap_count(question, part_id: str, shown=()) -> str:
+    """How many of a part's key points are still missing, as the note counts them ("3 key points");
+    "" when none is (the note then leaves the part out)."""
+    count = sum(1 for kp in question.points_of(part_id) if kp.id not in shown)
+    return f"{count} key point{'s' * (count != 1)}" if count else ""
 
 
 async def open_drill(pilot, app) -> None:
@@ -107,10 +117,11 @@ async def test_the_note_leaves_out_what_the_first_answer_just_showed(make_app, s
         shown = hook.last("assessment").covered
         told = next(n for n in notes(app.screen) if n.startswith("Last time"))
     assert shown, "the answer shows a key point"
-    points = told.splitlines()[1:]
-    assert len(points) == len(bank["algo-07"].key_points) - len(shown)
-    for kp in shown:
-        assert not any(p.startswith(f"  • {bank['algo-07'].key_point(kp).statement[:20]}") for p in points)
+    question = bank["algo-07"]
+    told_parts = told.splitlines()[1:]
+    expected = [(p.en, gap_count(question, p.id, shown)) for p in question.parts]
+    assert told_parts == [f"  • {part}: {count}" for part, count in expected if count]
+    assert any(gap_count(question, p.id, shown) != gap_count(question, p.id) for p in question.parts)
 
 
 async def test_a_chinese_drill_tells_the_gap_in_chinese(make_app, settings, bank, monkeypatch):
@@ -123,7 +134,7 @@ async def test_a_chinese_drill_tells_the_gap_in_chinese(make_app, settings, bank
         told = next(n for n in notes(app.screen) if n.startswith("上次"))
     opener = min(bank["algo-07"].key_points, key=lambda kp: kp.level)
     assert told.splitlines()[0] == "上次没答到、这次还没答到的："
-    assert told.splitlines()[1].startswith(f"  • {opener.statement_zh[:10]}")
+    assert told.splitlines()[1] == f"  • {bank['algo-07'].part(opener.part).zh}：3 个要点"
 
 
 async def test_the_drill_command_opens_the_drill_screen_on_its_topic(make_app, settings, bank, monkeypatch):

@@ -91,8 +91,11 @@ OPENER_CHARS = 40
 
 
 def opener_text(question: Question, opener: str | None, lang: str) -> str | None:
-    """What a drilled question opens on, as the start of the key point's statement in the screen's
-    language (its id, "agentic-async", told a trial user nothing)."""
+    """What a drilled question opens on, as the part (sub-question) its key point answers, in the
+    screen's language: its id, "agentic-async", told a trial user nothing, and its statement is
+    the answer the drill is about to ask for."""
     if opener is None:
         return None
-    return shorten(question.key_point(opener).statement_in(lang).rstrip("."), OPENER_CHARS)
+    point = question.key_point(opener)
+    said = question.part(point.part).get(lang) if point.part else point.probe.get(lang)
+    return shorten(said.rstrip("?？."), OPENER_CHARS)

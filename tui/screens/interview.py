@@ -13,12 +13,12 @@ from textual.timer import Timer
 from textual.widgets import Header, TextArea
 from textual.worker import Worker
 
+from agent.brains.parts import gap_lines
 from agent.interview.events import Event
 from agent.interview.sessions import SessionBusy
 from agent.labels import labels
 from agent.planning import PlanRequest
 from agent.state import CandidateAction
-from agent.text import gist
 from common.settings import Lang
 from tui.messages import (
     AnswerAssessed,
@@ -274,11 +274,11 @@ class InterviewScreen(AppScreen):
         event = message.event
         self._show_scores(event.depth, event.fallback_reason)
         if event.question in self.gaps:
-            # Last time's gap less what this answer has just shown: one short line a point
+            # Last time's gap less what this answer has just shown, by part (never the answers)
             question = self.app.services.bank[event.question]
             still = [kp for kp in self.gaps.pop(event.question) if kp not in event.covered]
             if still:
-                lines = [f"  • {gist(question.key_point(kp).statement_in(self.lang))}" for kp in still]
+                lines = [f"  • {line}" for line in gap_lines(question, still, self.say, self.lang)]
                 self.query_one(Transcript).add_note("\n".join([self.say("gap_note"), *lines]))
 
     @on(QuestionClosed)

@@ -141,10 +141,21 @@ def test_previous_gap_follows_the_first_assessment_only(bank):
     assert [e["type"] for e in events] == ["assessment", "previous_gap", "assessment", "question_done"]
     assert events[1] == {"type": "previous_gap", "question": "algo-07", "key_points": gap}
 
+    # In words, as the TUI tells it: the parts still missing, never the statements (a trial's
+    # candidate read the answer to the next follow-up printed just before it); a point the answer
+    # has just shown is left out.
+    question = bank["algo-07"]
     text = io.StringIO()
-    DrillRenderer(text, False, bank, {"algo-07": gap}).show(assessment)
-    for point in gap:
-        assert bank["algo-07"].key_point(point).statement in text.getvalue()
+    shown_now = Assessed(question="algo-07", depth=1, missed=gap[1:], covered=(gap[0],))
+    DrillRenderer(text, False, bank, {"algo-07": gap}).show(shown_now)
+    said = text.getvalue()
+    assert "Last time you had not shown, and have not yet:" in said
+    assert f"- {question.part('how-clipping-works').en}: 1 key point\n" in said
+    assert not any(question.key_point(point).statement[:30] in said for point in gap)
+    all_shown = Assessed(question="algo-07", depth=2, missed=[], covered=tuple(gap))
+    quiet = io.StringIO()
+    DrillRenderer(quiet, False, bank, {"algo-07": gap}).show(all_shown)
+    assert "Last time" not in quiet.getvalue()
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
