@@ -180,18 +180,19 @@ async def drive(interview: Interview, first: AsyncIterator[Event], reader: LineR
         action, text = reply if reply is not None else (None, "")
         if action is None:
             if not renderer.jsonl:
-                renderer.out.write(_left(interview))
+                renderer.out.write(_left(interview, renderer.say))
             return "paused"
         events = interview.submit(action, text)
 
 
-def _left(interview: Interview) -> str:
-    """What the candidate is told on leaving: how to resume, or that a session with nothing in it
-    is closed as empty (as it is once this process lets it go)."""
-    resume = f"rl-interview interview --resume {interview.session_id}"
+def _left(interview: Interview, say: Labels) -> str:
+    """What the candidate is told on leaving, in the session's language: how to resume here (the
+    plain front end: `--plain`, which a trial's candidate found missing), or that a session with
+    nothing in it is closed as empty (as it is once this process lets it go)."""
+    resume = f"rl-interview interview --plain --resume {interview.session_id}"
     if interview.kept_anything():
-        return f"\nPaused. Resume with: {resume}\n"
-    return f"\nLeft before sending anything: session {interview.session_id} is listed as empty ({resume} opens it).\n"
+        return "\n" + say("plain_paused", command=resume) + "\n"
+    return "\n" + say("plain_left_empty", session_id=interview.session_id, command=resume) + "\n"
 
 
 class DrillRenderer(Renderer):

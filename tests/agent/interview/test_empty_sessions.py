@@ -120,6 +120,22 @@ def test_the_plain_front_end_says_a_session_left_with_nothing_is_empty(agent_hom
     assert refused.returncode == 1 and b"no unfinished session to resume" in refused.stderr
 
 
+def test_a_paused_chinese_session_says_in_chinese_how_to_resume_it_here(agent_home):
+    """A trial's Chinese session was told "Paused. Resume with: rl-interview interview --resume ID":
+    English, and without --plain (which opens the TUI instead)."""
+    said = reply_bytes("PPO 把新旧策略的概率比裁剪到 1±ε 之间，所以每次更新不会太大。")
+    paused = run_cli(
+        agent_home, "interview", "--plain", "--lang", "zh", "--question", "algo-07", stdin=said + b"/quit\n"
+    )
+    assert paused.returncode == 0, paused.stderr.decode()
+    [row] = SessionIndex(agent_home / "sessions.sqlite").list()
+    command = f"rl-interview interview --plain --resume {row.id}"
+    assert f"已暂停。继续请运行：{command}" in paused.stdout.decode()
+    resumed = run_cli(agent_home, *command.split()[1:], stdin=b"/quit\n")
+    assert resumed.returncode == 0, resumed.stderr.decode()
+    assert "PPO 把新旧策略的概率比裁剪" in resumed.stdout.decode(), "the exchange so far, replayed"
+
+
 def test_a_session_killed_with_only_a_draft_in_it_stays_resumable(agent_home):
     """A line typed and not yet sent is kept as a draft: the session is not empty, and resumes with it."""
     index = SessionIndex(agent_home / "sessions.sqlite")
