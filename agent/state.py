@@ -88,6 +88,16 @@ class MisconceptionHit(_Model):
     correction: str
 
 
+def by_quote(hits: list[MisconceptionHit]) -> list[list[MisconceptionHit]]:
+    """The wrong claims grouped by the sentence that stated them, in order: one sentence that swaps
+    two owners ("SGLang 用 PagedAttention，vLLM 是 RadixAttention") is one confusion, listed once
+    with each correction (a trial's report listed it twice)."""
+    groups: dict[str, list[MisconceptionHit]] = {}
+    for hit in hits:
+        groups.setdefault(hit.quote, []).append(hit)
+    return list(groups.values())
+
+
 class Assessment(_Model):
     """The judgement of one answer, and the cumulative depth on the question after it."""
 

@@ -13,7 +13,7 @@ from agent.brains.parts import part_coverage
 from agent.brains.wording import excerpt, shown_words
 from agent.interview.retrieval import Retriever, sections_to_read
 from agent.labels import Labels, labels
-from agent.state import HINTED_AT_BEST, InterviewState, QuestionSummary, Reference
+from agent.state import HINTED_AT_BEST, InterviewState, QuestionSummary, Reference, by_quote
 from common.terminal import clean_for_display
 from common.whole_files import write_whole
 from knowledge.bank import Bank
@@ -217,8 +217,9 @@ def to_markdown(report: SessionReport, bank: Bank, lang: str | None = None) -> s
         if q.misconceptions:
             lines.append(say.listing("misconceptions"))
             lines += [
-                f"- “{excerpt(m.quote, 160)}” → {question.correction_in(m.misconception, m.correction, lang)}"
-                for m in q.misconceptions
+                f"- “{excerpt(same[0].quote, 160)}” → "
+                + " ".join(question.correction_in(m.misconception, m.correction, lang) for m in same)
+                for same in by_quote(q.misconceptions)
             ]
         model_answer = in_language(q.model_answer, question.model_answer_zh, lang)
         lines += ["", say.listing("model_answer"), "", model_answer.strip()]

@@ -18,8 +18,9 @@ itself reports); otherwise the drill's own depth.
 
 Mastery of a topic, in [0, 1], over the attempts on its questions up to `now`:
     mastery = clamp(sum(w * depth / 4) / sum(w) - 0.15 * sum(w_m), 0, 1),  w = 0.5 ** (age_days / 14)
-so an answer two weeks old weighs half as much as today's, and each misconception stated on the
-topic takes off up to 0.15, fading at the same rate.
+so an answer two weeks old weighs half as much as today's, and each wrong claim stated on the
+topic takes off up to 0.15, fading at the same rate (a sentence stating two, such as a swap of two
+owners, is one).
 
 Time. Everything is UTC. Code that needs "now" takes a clock; `system_clock` reads
 RL_INTERVIEW_NOW (an ISO time, a testing hook) when it is set.
@@ -188,7 +189,8 @@ def mastery(history: History, bank: Bank, now: datetime) -> dict[str, float]:
             total = sums.setdefault(topic, [0.0, 0.0, 0.0])
             total[0] += weight * r.rated_depth / 4
             total[1] += weight
-            total[2] += weight * MISCONCEPTION_PENALTY * len(r.attempt.misconceptions)
+            # one sentence that swaps two owners is one confusion, as the scorer and the report count it
+            total[2] += weight * MISCONCEPTION_PENALTY * len(set(r.attempt.misconceptions.values()))
     return {topic: min(1.0, max(0.0, score / weights - penalty)) for topic, (score, weights, penalty) in sums.items()}
 
 

@@ -13,7 +13,7 @@ from textual.widgets import Collapsible, Header, Markdown
 from agent.brains.parts import part_coverage
 from agent.brains.wording import shown_words
 from agent.labels import labels
-from agent.state import HINTED_AT_BEST, Evidence, QuestionSummary, Reference
+from agent.state import HINTED_AT_BEST, Evidence, QuestionSummary, Reference, by_quote
 from agent.text import clean_for_display, formula_stars, markdown_literal
 from knowledge.chunking import reference_label, section_title
 from knowledge.models import Question, in_language
@@ -83,10 +83,11 @@ def review_markdown(
             ]
     if summary.misconceptions:
         lines += ["", f"## {say('misconceptions')}", ""]
-        for hit in summary.misconceptions:
+        for same in by_quote(summary.misconceptions):
+            lines.append(f"- {say('you_said', quote=markdown_literal(clean_for_display(same[0].quote)))}")
             lines += [
-                f"- {say('you_said', quote=markdown_literal(clean_for_display(hit.quote)))}",
-                f"  - {say('correction', correction=markdown_literal(question.correction_in(hit.misconception, hit.correction, lang)))}",
+                f"  - {say('correction', correction=markdown_literal(question.correction_in(hit.misconception, hit.correction, lang)))}"
+                for hit in same
             ]
     model_answer = in_language(summary.model_answer, question.model_answer_zh, lang)
     lines += ["", f"## {say('model_answer')}", "", formula_stars(latex_to_unicode(model_answer))]

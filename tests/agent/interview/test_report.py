@@ -14,7 +14,7 @@ from agent.learner.drill import DrillItem, drill_of
 from agent.learner.profile import Profile
 from agent.learner.recording import attempts_in
 from agent.planning import PlanRequest
-from agent.state import Evidence, QuestionSummary
+from agent.state import Evidence, MisconceptionHit, QuestionSummary
 from tui.screens.report import questions_table
 from tui.screens.review import review_markdown
 
@@ -86,3 +86,23 @@ def screen_text(table) -> str:
     console = Console(width=400, record=True, file=io.StringIO())
     console.print(table)
     return " ".join(line.strip() for line in console.export_text().splitlines())
+
+
+def test_one_sentence_with_two_wrong_owners_is_listed_once_with_both_corrections(bank, notes_retriever):
+    """A trial's report listed "SGLang 用的是 PagedAttention……vLLM 是 RadixAttention" twice, once per
+    corrected owner: it is one confusion, as the scorer counts it."""
+    swap = "SGLang 用的是 PagedAttention 管理 KV cache，vLLM 是 RadixAttention。"
+    hits = [
+        MisconceptionHit(misconception="m-a", quote=swap, correction="PagedAttention is vLLM's."),
+        MisconceptionHit(misconception="m-b", quote=swap, correction="RadixAttention is SGLang's."),
+        MisconceptionHit(misconception="m-c", quote="Another wrong sentence.", correction="Not so."),
+    ]
+    question_summary = summary("infra-05", []).model_copy(update={"misconceptions": hits})
+    state = {"session_id": "s", "status": "finished", "lang": "en", "summaries": [question_summary]}
+    for text in (
+        to_markdown(build_report(state, bank, notes_retriever), bank),
+        review_markdown(question_summary, bank["infra-05"], "en"),
+    ):
+        assert text.count("PagedAttention 管理 KV cache") == 1, text
+        assert "PagedAttention is vLLM's." in text and "RadixAttention is SGLang's." in text
+        assert "Another wrong sentence." in text and "Not so." in text

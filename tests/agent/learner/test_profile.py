@@ -3,6 +3,7 @@ reset, a damaged file, and a profile rebuilt from the session store matching the
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -140,6 +141,25 @@ def test_a_recent_misconception_counts_against_and_fades(profile, bank):
         - mastery(profile.history(), bank, later)["information-theory"]
     )
     assert 0 < gap_later < gap_now
+
+
+def test_one_sentence_that_swaps_two_owners_counts_once_against_mastery(profile, bank):
+    """A trial's "SGLang 用的是 PagedAttention，vLLM 是 RadixAttention" was two wrong-owner hits, and
+    its topic lost 0.3 where the scorer counts one confusion; two sentences still cost twice."""
+    swap = "SGLang 用的是 PagedAttention 管理 KV cache，vLLM 是 RadixAttention。"
+    ids = ["vllm-and-sglang-differ-a", "vllm-and-sglang-differ-b"]
+
+    def topic_mastery(name: str, quotes: dict[str, str]) -> float:
+        done = attempt("infra-05", T0, 3, session=name)
+        records = Profile(profile.path.with_name(f"{name}.sqlite"))
+        records.record([dataclasses.replace(done, misconceptions=quotes)], bank)
+        return mastery(records.history(), bank, T0)[bank["infra-05"].topics[0]]
+
+    clean = topic_mastery("clean", {})
+    one_sentence = topic_mastery("one", dict.fromkeys(ids, swap))
+    two_sentences = topic_mastery("two", {ids[0]: swap, ids[1]: "Another wrong sentence."})
+    assert clean - one_sentence == pytest.approx(0.15)
+    assert clean - two_sentences == pytest.approx(0.30)
 
 
 def test_mastery_ignores_answers_after_now(profile, bank):
