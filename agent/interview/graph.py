@@ -370,10 +370,14 @@ def close(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[
 
 def _unchallenged(turns: list[Turn], probed: Sequence[str]) -> tuple[Assessment, str] | None:
     """The latest wrong claim on the question that no follow-up or hint challenged, with the
-    assessment that holds it: the candidate must not leave the question believing it."""
-    for assessment in [t.assessment for t in reversed(turns) if t.assessment is not None]:
+    assessment that holds it: the candidate must not leave the question believing it. A sentence
+    challenged for one of its wrong claims was challenged: one that swaps two owners is one
+    confusion (a trial's candidate, challenged on it and corrected, heard it "reminded" at the close)."""
+    assessed = [t.assessment for t in reversed(turns) if t.assessment is not None]
+    challenged = {hit.quote for a in assessed for hit in a.misconceptions if hit.misconception in probed}
+    for assessment in assessed:
         for hit in assessment.misconceptions:
-            if hit.misconception not in probed:
+            if hit.misconception not in probed and hit.quote not in challenged:
                 return assessment, hit.misconception
     return None
 

@@ -619,3 +619,24 @@ async def test_a_drill_does_not_ask_for_what_earlier_drills_showed(graph_driver,
     assert asked, "the drill follows up"
     assert all(turn["target"] != shown for turn in asked)
     assert not any("advantage computed in GRPO" in turn["text"] for turn in asked)
+
+
+async def test_a_swap_challenged_and_corrected_is_not_reminded_at_the_close(graph_driver):
+    """A trial: "SGLang 用的是 PagedAttention，vLLM 是 RadixAttention" gives two terms to the wrong
+    owners, one confusion. It was challenged, the candidate corrected it, and the close still said
+    "最后提醒一句：你说“SGLang 用的是 PagedAttention……”，这是不对的": the other owner had not been probed."""
+    phrases = load_yaml("offline_wording.yaml")["zh"]
+    driver = graph_driver(plan=["infra-05"], lang="zh", max_follow_ups=1)
+    await driver.start()
+    await driver.reply(
+        "answer", "vLLM 和 SGLang 的区别：SGLang 用的是 PagedAttention 管理 KV cache，vLLM 是 RadixAttention。"
+    )
+    wrong = driver.progress.assessment.misconceptions
+    assert len(wrong) == 2 and len({hit.quote for hit in wrong}) == 1, "two owners swapped in one sentence"
+    assert "PagedAttention" in driver.waiting["text"], "challenged at once"
+    assert set(driver.progress.probed) & {hit.misconception for hit in wrong}
+    await driver.reply("answer", "不好意思我说反了。PagedAttention 是 vLLM 提出的，RadixAttention 是 SGLang 的。")
+    [done] = [e for e in driver.events if e["type"] == "question_done"]
+    assert done["said"] is None or not any(
+        done["said"].startswith(line.split("“")[0]) for line in phrases["closing_correction"]
+    ), done["said"]
