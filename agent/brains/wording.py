@@ -48,9 +48,12 @@ def carries_content(clause: str) -> bool:
 
 
 LEADING_JOIN = re.compile(
-    r"^(?:(?:and|or|but|so|then|while|which|although|though)\s+|(?:而且|或者|并且|然后|以及)\s*)", re.I
+    r"^(?:(?:and|or|but|so|then|while|which|although|though)\s+|(?:而且|或者|并且|然后|以及|但是|但|不过|然而|可是)\s*)",
+    re.I,
 )
 """A clause cut at a comma may open with the word that joined it: the quote starts after it."""
+TURN = re.compile(r"^(?:(?:but|however|yet)\b|但|但是|不过|然而|可是)", re.I)
+"""A clause opening with one of these turns against the one before: the speaker's claim follows."""
 DANGLING = re.compile(
     r"\b(the|a|an|of|to|and|or|with|for|in|on|by|from|that|is|are)$|(?:是|把|被|和|与|跟|从|向|让|给)$", re.I
 )
@@ -72,8 +75,9 @@ def claim_quote(
     baseline to reduce variance, although it adds a small bias" is challenged on the bias, not on
     the variance), with fillers and talk about the conversation taken off its front, cut at a word
     boundary. None if no clause carries content (a greeting, a protest, a formula fragment)."""
-    clauses, lead_ins = [], set()
+    clauses, lead_ins, turned = [], set(), set()
     for piece in _clauses(" ".join(clean_for_display(sentence).split())):
+        opens_with_but = bool(TURN.match(piece.strip()))
         while piece:
             lead = FILLER.match(piece) or META_LEAD.match(piece)
             if not lead or not lead.group(0):
@@ -85,16 +89,21 @@ def claim_quote(
             clauses.append(piece)
             if introduces:
                 lead_ins.add(piece)
+            if opens_with_but:
+                turned.add(piece)
     if not clauses:
         return None
     wanted = stems(claim) if claim else frozenset()
     unwanted = stems(not_claim) - wanted if not_claim else frozenset()
 
-    def weight(clause: str) -> tuple[bool, bool, int, bool]:
-        # A clause that introduces what follows ("vLLM 和 SGLang 的区别：") names the subject, not the claim.
+    def weight(clause: str) -> tuple[bool, bool, int, bool, bool]:
+        # A clause that introduces what follows ("vLLM 和 SGLang 的区别：") names the subject, not the
+        # claim; between equals, what comes after "but" is what the speaker holds ("atomic add 会带来
+        # run-to-run 的不确定性，但解决办法其实就是用 atomic add" was challenged on its right half).
         named = bool(cues and find_cue(normalise(clause), cues))
         words = stems(clause)
-        return (clause not in lead_ins, named, len(words & wanted) - len(words & unwanted), _words(clause) >= 4)
+        shared = len(words & wanted) - len(words & unwanted)
+        return (clause not in lead_ins, named, shared, _words(clause) >= 4, clause in turned)
 
     best = max(clauses, key=weight)
     return shorten(_with_consequence(" ".join(clean_for_display(sentence).split()), clauses, best), limit)

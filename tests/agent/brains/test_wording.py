@@ -204,6 +204,26 @@ def test_a_wrong_claim_is_quoted_by_its_wrong_clause_not_the_right_one_beside_it
     assert quote in sentence
 
 
+@pytest.mark.parametrize(
+    "sentence, quoted",
+    [
+        (
+            "atomic add 会带来 run-to-run 的不确定性，但解决办法其实就是用 atomic add，因为原子操作保证了每次加法都是完整执行的，所以结果是确定的。",
+            "解决办法其实就是用 atomic add",
+        ),
+        (
+            "Atomic adds make runs differ from each other, but the fix is just to use atomic add for the reduction.",
+            "the fix is just to use atomic add for the reduction",
+        ),
+    ],
+)
+def test_a_wrong_claim_after_but_is_quoted_not_the_right_one_before_it(bank, sentence, quoted):
+    """A trial: "等一下，你说“atomic add 会带来 run-to-run 的不确定性”，我觉得这不太对" challenged the
+    right half of the sentence; what comes after "but" is what the speaker holds."""
+    wrong = bank["infra-12"].misconception("atomics-fix-it")
+    assert claim_quote(sentence, wrong.cues.all(), wrong.statement, not_claim=wrong.correction) == quoted
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_part_the_candidate_began_on_is_not_called_unanswered(bank, lang):
     """A trial's "PPO epoch 一般就 1 到 2，多了数据就越来越 off-policy" (read short of its point) was met
