@@ -41,6 +41,17 @@ class PartCoverage:
         return coverage_mark(self.shown, self.of)
 
 
+def coverage_with_earlier(
+    question: Question, covered: Iterable[Evidence], earlier: Collection[str] = ()
+) -> list[PartCoverage]:
+    """Per part, counting also a drill's key points shown in earlier drills (they add up, as in
+    the profile): a trial's drill report marked "✗ vLLM 和 SGLang 有什么区别" over two points shown before."""
+    covered = list(covered)
+    shown = {e.key_point for e in covered}
+    before = [Evidence(key_point=kp, level=question.key_point(kp).level, quote="") for kp in earlier if kp not in shown]
+    return part_coverage(question, [*covered, *before])
+
+
 def part_coverage(question: Question, covered: Iterable[Evidence]) -> list[PartCoverage]:
     """Per part, how many of its key points were shown (empty for a question without parts)."""
     shown = {e.key_point: e for e in covered}

@@ -22,7 +22,7 @@ from langgraph.types import Command, interrupt
 
 from agent.brains.brain import Brain
 from agent.brains.listening import partly_said
-from agent.brains.parts import part_coverage
+from agent.brains.parts import coverage_with_earlier
 from agent.brains.request import WriteRequest
 from agent.brains.wording import claim_quote, closing_reply, probe_text, respond
 from agent.interview.events import Assessed, PartShown, Prompted, QuestionDone, Reply, SessionDone, Streamed, Token
@@ -343,7 +343,7 @@ def close(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[
         )
         summaries = [*summaries, summary]
         lang = state.get("lang", "en")
-        coverage = part_coverage(bank[qid], summary.covered)
+        coverage = coverage_with_earlier(bank[qid], summary.covered, _shown_before(state, bank[qid]))
         _emit(
             runtime,
             QuestionDone(

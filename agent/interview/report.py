@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from agent.brains.parts import part_coverage
+from agent.brains.parts import coverage_with_earlier
 from agent.brains.wording import excerpt, shown_words
 from agent.interview.retrieval import Retriever, sections_to_read
 from agent.labels import Labels, labels
@@ -41,6 +41,8 @@ class SessionReport(BaseModel):
     """Average depth per topic, strongest first."""
     study_next: list[StudyItem]
     transcript: list[dict[str, Any]]
+    shown_before: dict[str, list[str]] = {}
+    """A drill's questions -> their key points shown in earlier drills: listed apart, counted toward the parts."""
 
     @property
     def average_depth(self) -> float | None:
@@ -67,12 +69,12 @@ def build_report(state: InterviewState, bank: Bank, retriever: Retriever) -> Ses
     summaries = state.get("summaries") or []
     topics = session_topics(((s.question, s.depth) for s in summaries), bank)
     request = state.get("request")
+    # a drill's points shown in earlier drills: listed apart, and not to study again
+    earlier = {s.question: shown for s in summaries if request and (shown := request.shown_before(bank[s.question]))}
     study: list[StudyItem] = []
     for summary in sorted(summaries, key=lambda s: s.depth):
         question = bank[summary.question]
-        # a drill's points shown in earlier drills are not to study again (the review lists them apart)
-        before = set(request.shown_before(question)) if request else set()
-        for kp_id in [kp for kp in summary.missed if kp not in before][:2]:
+        for kp_id in [kp for kp in summary.missed if kp not in earlier.get(question.id, [])][:2]:
             kp = question.key_point(kp_id)
             study.append(
                 StudyItem(
@@ -108,6 +110,7 @@ def build_report(state: InterviewState, bank: Bank, retriever: Retriever) -> Ses
         topics=topics,
         study_next=study[:6],
         transcript=transcript,
+        shown_before=earlier,
     )
 
 
@@ -197,7 +200,8 @@ def to_markdown(report: SessionReport, bank: Bank, lang: str | None = None) -> s
         ]
         if q.hint_capped:
             lines += [say("hint_capped", depth=HINTED_AT_BEST), ""]
-        coverage = part_coverage(question, q.covered)
+        before = report.shown_before.get(q.question, [])
+        coverage = coverage_with_earlier(question, q.covered, before)
         if len(coverage) > 1:
             lines.append(say.listing("parts"))
             lines += [f"- {say.part_line(c.mark, c.part.get(lang), c.shown, c.of, c.hinted)}" for c in coverage]
@@ -208,12 +212,16 @@ def to_markdown(report: SessionReport, bank: Bank, lang: str | None = None) -> s
                 f"“{shown_words(question, e)}”"
                 for e in q.covered
             ]
-        if q.missed:
-            lines.append(say.listing("not_shown"))
-            lines += [
-                f"- {question.key_point(kp).statement_in(lang)}{say.level(question.key_point(kp).level)}"
-                for kp in q.missed
-            ]
+        for heading, points in (
+            ("not_shown", [kp for kp in q.missed if kp not in before]),
+            ("shown_before_heading", [kp for kp in q.missed if kp in before]),
+        ):
+            if points:
+                lines.append(say.listing(heading))
+                lines += [
+                    f"- {question.key_point(kp).statement_in(lang)}{say.level(question.key_point(kp).level)}"
+                    for kp in points
+                ]
         if q.misconceptions:
             lines.append(say.listing("misconceptions"))
             lines += [

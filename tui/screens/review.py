@@ -10,10 +10,10 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Collapsible, Header, Markdown
 
-from agent.brains.parts import part_coverage
+from agent.brains.parts import coverage_with_earlier
 from agent.brains.wording import shown_words
 from agent.labels import labels
-from agent.state import HINTED_AT_BEST, Evidence, QuestionSummary, Reference, by_quote
+from agent.state import HINTED_AT_BEST, QuestionSummary, Reference, by_quote
 from agent.text import clean_for_display, formula_stars, markdown_literal
 from knowledge.chunking import reference_label, section_title
 from knowledge.models import Question, in_language
@@ -50,12 +50,7 @@ def review_markdown(
     if offline:
         lines += [say("scored_offline", count=len(offline), reasons="; ".join(dict.fromkeys(offline))), ""]
     # what earlier drills showed counts toward the parts, as it does toward the profile
-    earlier = [
-        Evidence(key_point=kp, level=question.key_point(kp).level, quote="")
-        for kp in shown_before
-        if kp in summary.missed
-    ]
-    coverage = part_coverage(question, [*summary.covered, *earlier])
+    coverage = coverage_with_earlier(question, summary.covered, shown_before)
     if len(coverage) > 1:
         lines += [f"## {say('parts_heading')}", ""]
         lines += [

@@ -106,3 +106,24 @@ def test_one_sentence_with_two_wrong_owners_is_listed_once_with_both_corrections
         assert text.count("PagedAttention 管理 KV cache") == 1, text
         assert "PagedAttention is vLLM's." in text and "RadixAttention is SGLang's." in text
         assert "Another wrong sentence." in text and "Not so." in text
+
+
+def test_a_drill_report_counts_earlier_points_toward_the_parts_and_lists_them_apart(bank, notes_retriever):
+    """A trial's drill report said "加上之前答到的 5 个" and still marked "✗ vLLM 和 SGLang 有什么区别"
+    over two points shown before, listing them under 还没答到的: the exported report now does what
+    the review does."""
+    question = bank["algo-07"]
+    part = question.parts[-1]
+    earlier = [kp.id for kp in question.points_of(part.id)]
+    gap = [kp.id for kp in question.key_points if kp.id not in earlier]
+    item = DrillItem(question="algo-07", why="due", opener=gap[0], gap=gap, due=None, mastery=None, last_depth=1)
+    drill = drill_of([item]).request
+    assert drill.shown_before(question) == earlier
+    drilled = summary("algo-07", [kp.id for kp in question.key_points])
+    state = {"session_id": "d", "status": "finished", "request": drill, "summaries": [drilled]}
+    markdown = to_markdown(build_report(state, bank, notes_retriever), bank)
+    assert f"- ✓ {part.en}: {len(earlier)} of {len(earlier)} key points" in markdown
+    not_shown, before = markdown.split("Not shown:")[1].split("Shown before:")
+    assert all(question.key_point(kp).statement in before for kp in earlier)
+    assert not any(question.key_point(kp).statement in not_shown for kp in earlier)
+    assert all(question.key_point(kp).statement in not_shown for kp in gap)
