@@ -188,6 +188,8 @@ class Decision(_Model):
     said: str | None = None
     """The candidate's own words on the target (a protest's earlier answer, or a partial one): the
     follow-up names them and asks only for the rest."""
+    said_now: bool = False
+    """For a protest: `said` is in the protest itself, not in an earlier answer."""
     rung: int = 0
     """For a hint: how many hints toward the same key point came before (0: the gentlest)."""
     challenge: str | None = None

@@ -407,8 +407,11 @@ def _part_phrase(part: Part, lang: str) -> str:
 
 
 def _protest_reply(decision: Decision, voice: Voice) -> str:
-    """On "I already said that": what was found in the earlier answers (already cut to its claim)."""
-    return voice.say("protest_found", quote=decision.said) if decision.said else voice.say("protest_not_found")
+    """On "I already said that": what was found in the earlier answers (already cut to its claim),
+    or, found only in the protest itself, that it counts now."""
+    if not decision.said:
+        return voice.say("protest_not_found")
+    return voice.say("protest_added" if decision.said_now else "protest_found", quote=decision.said)
 
 
 RESTATES = 0.6

@@ -224,7 +224,17 @@ def next_decision(question: Question, progress: QuestionProgress, on_question: l
     partly = partly_said(question, assessment, on_question)
     decision = decide(question, progress, turn.action, limits, heard=turn.heard, partly=tuple(partly))
     if turn.heard is Heard.already_said:
-        return decision.model_copy(update={"said": _credited_words(question, assessment, turn.target)})
+        evidence = _credited(question, assessment, turn.target)
+        if evidence is None:
+            return decision.model_copy(update={"said": None})
+        point = question.key_point(evidence.key_point)
+        # Found only in the protest itself: counted, but not as something said before (a trial was
+        # told "你确实讲过：…" over a sentence it had just written).
+        earlier = " ".join(" ".join(t.answer.split()) for t in on_question[:-1])
+        quote = " ".join(evidence.quote.split())
+        now = quote in " ".join(turn.answer.split()) and quote not in earlier
+        said = claim_quote(evidence.quote, point.cues.all(), point.statement)
+        return decision.model_copy(update={"said": said, "said_now": now})
     if decision.target in partly:
         return decision.model_copy(update={"said": partly[decision.target]})
     return decision
@@ -382,21 +392,16 @@ def _unchallenged(turns: list[Turn], probed: Sequence[str]) -> tuple[Assessment,
     return None
 
 
-def _credited_words(question: Question, assessment: Assessment, target: str | None) -> str | None:
-    """After a protest, the clause to acknowledge: the one that shows the key point it was about, or,
-    for a protest at a question or probe that is not one key point, the best of what the reply itself
+def _credited(question: Question, assessment: Assessment, target: str | None) -> Evidence | None:
+    """After a protest, the evidence to acknowledge: what shows the key point it was about, or, for a
+    protest at a question or probe that is not one key point, the best of what the reply itself
     added; None when nothing is found. Another point the reply showed is not what was protested:
     "You're right, you did: ... I'll count that" over it told a user that the target was counted."""
     shown = {e.key_point: e for e in assessment.covered}
     if target is not None and target in {kp.id for kp in question.key_points}:
-        evidence = shown.get(target)
-    else:
-        fresh = [shown[kp] for kp in assessment.new if kp in shown]
-        evidence = max(fresh, key=lambda e: e.level, default=None)
-    if evidence is None:
-        return None
-    point = question.key_point(evidence.key_point)
-    return claim_quote(evidence.quote, point.cues.all(), point.statement)
+        return shown.get(target)
+    fresh = [shown[kp] for kp in assessment.new if kp in shown]
+    return max(fresh, key=lambda e: e.level, default=None)
 
 
 def _asking(question: Question, decision: Decision, text: str, lang: str) -> str | None:

@@ -12,8 +12,10 @@ from agent_helpers import explain
 
 from agent.brains.wording import opening, part_name, restates_its_probe
 from agent.interview.events import QuestionDone
+from agent.interview.graph import next_decision
+from agent.interview.policy import Limits
 from agent.prompts import load_yaml
-from agent.state import CandidateAction, Flag, Heard
+from agent.state import Assessment, CandidateAction, Evidence, Flag, Heard, QuestionProgress, Turn
 from tui.plain import Renderer
 
 KL = ["algo-02", "infra-10"]
@@ -68,7 +70,9 @@ async def test_i_already_said_that_is_heard_credited_and_answered(graph_driver, 
     assert waiting["target"] != entropy.id and waiting["target"] in driver.progress.assessment.missed
     assert "“H(p) of the data does not depend on the model parameters”" in waiting["text"]
     assert "I just said" not in waiting["text"] and "Picking up on" not in waiting["text"]
-    assert opening(waiting["text"]) in {"you're right", "fair point", "quite right"}, waiting["text"]
+    # The first answer did not say it: the protest itself did, and it counts now (a trial was told
+    # "你确实讲过：…" over a sentence it had just written).
+    assert opening(waiting["text"]) in {"got that", "that one"}, waiting["text"]
 
 
 async def test_a_protest_re_reads_the_earlier_answers(graph_driver, bank):
@@ -118,8 +122,8 @@ async def test_a_protest_is_answered_on_what_it_was_about_not_on_another_point(g
     [
         # Nothing earlier answers the last follow-up: the reply says it could not find it.
         ("I already said that.", {"i went", "i re"}),
-        # The protest carries the claim: the reply quotes it back.
-        (PROTEST, {"you're right", "fair point", "quite right"}),
+        # The protest carries the claim the first answer did not: the reply quotes it, counted now.
+        (PROTEST, {"got that", "that one"}),
     ],
 )
 async def test_a_protest_on_the_last_follow_up_is_answered_as_the_question_closes(
@@ -640,3 +644,30 @@ async def test_a_swap_challenged_and_corrected_is_not_reminded_at_the_close(grap
     assert done["said"] is None or not any(
         done["said"].startswith(line.split("“")[0]) for line in phrases["closing_correction"]
     ), done["said"]
+
+
+@pytest.mark.parametrize("earlier_said_it", [True, False])
+def test_a_protest_is_told_whether_its_claim_was_there_before(bank, earlier_said_it):
+    """A trial was told "你说得对，你确实讲过：…" over a sentence it had only just written in its
+    protest: what the earlier answers hold is "you did say it"; what only the protest adds counts,
+    said so."""
+    question = bank["algo-02"]
+    entropy = question.key_point("entropy-constant-same-gradient")
+    claim = "The entropy of the data is a constant, so it has no gradient."
+    first = Turn(
+        question="algo-02", kind="ask", asked="?", answer=KL_LEVEL_1 + (f" {claim}" if earlier_said_it else "")
+    )
+    protest = Turn(
+        question="algo-02",
+        kind="follow_up",
+        asked="Which term drops out?",
+        target=entropy.id,
+        answer="I already said that." + ("" if earlier_said_it else f" {claim}"),
+        heard=Heard.already_said,
+    )
+    covered = [Evidence(key_point=entropy.id, level=entropy.level, quote=claim, how="recalled")]
+    assessment = Assessment(question="algo-02", depth=2, answer_depth=2, covered=covered, new=[entropy.id])
+    progress = QuestionProgress(assessment=assessment, probed=(entropy.id,), follow_ups=1)
+    decision = next_decision(question, progress, [first, protest], Limits(follow_ups=3, hints=2))
+    assert decision.said and decision.said in claim
+    assert decision.said_now is not earlier_said_it
