@@ -83,6 +83,8 @@ class Renderer:
         self.lang = lang
         self.say = labels(lang)
         """The words around the session's content, in the interviewer's language."""
+        self.drill = False
+        """A drill's session: its end says so (a trial's drill ended on "面试 … 已完成", its report on 练习报告)."""
 
     def show(self, event: Event) -> None:
         if isinstance(event, Token):
@@ -95,8 +97,11 @@ class Renderer:
         self.out.flush()
 
     def so_far(self, state: InterviewState) -> None:
-        """On resume in a terminal: the current question's exchanges so far, so the line waiting for
-        an answer is not all there is (a program reading JSONL has them in the report)."""
+        """On resume: which kind of session it is, and in a terminal the current question's exchanges
+        so far, so the line waiting for an answer is not all there is (a program reading JSONL has
+        them in the report)."""
+        request = state.get("request")
+        self.drill = bool(request and request.drill)
         pending = state.get("pending")
         turns = [t for t in state.get("turns", []) if pending is not None and t.question == pending.question]
         if self.jsonl or not turns:
@@ -138,7 +143,8 @@ class Renderer:
                     + _review(event, say, self.bank.get(event.question), self.lang)
                 )
             case SessionDone():
-                return f"\n{say('session_ended', session_id=event.session_id, status=say.status(event.status))}\n"
+                ended = "drill_ended" if self.drill else "session_ended"
+                return f"\n{say(ended, session_id=event.session_id, status=say.status(event.status))}\n"
         return ""
 
 
@@ -201,6 +207,7 @@ class DrillRenderer(Renderer):
 
     def __init__(self, out: IO[str], jsonl: bool, bank: Bank, gaps: dict[str, list[str]], lang: str = "en"):
         super().__init__(out, jsonl, bank, lang)
+        self.drill = True
         self.gaps = dict(gaps)
         self.still: list[str] = []
         """The last gap shown, less what the answer before it showed."""

@@ -11,11 +11,11 @@ import pytest
 from agent_helpers import GraphDriver, explain
 from learner_records import attempt
 
-from agent.interview.events import Assessed, QuestionDone
+from agent.interview.events import Assessed, QuestionDone, SessionDone
 from agent.learner.drill import MASTERED, DrillOptions, drill_queue, plan_drill
 from agent.learner.profile import Profile
 from agent.planning import PlanError, PlanRequest, make_plan
-from tui.plain import DrillRenderer
+from tui.plain import DrillRenderer, Renderer
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
 
@@ -213,3 +213,19 @@ async def test_a_drill_that_does_not_fill_its_gap_reports_its_own_depth(bank, no
     await driver.reply("answer", "I don't know.")
     [summary] = driver.values["summaries"]
     assert summary.depth <= 1 and "earlier sessions" not in summary.reason, summary
+
+
+@pytest.mark.parametrize("lang, said", [("en", "Drill d1 finished."), ("zh", "练习 d1 已完成。")])
+def test_a_drill_ends_as_a_drill_new_or_resumed(bank, lang, said):
+    """A trial's drill ended on "面试 0fbd7b74adf5 已完成。" while its report was a 练习报告."""
+    done = SessionDone(session_id="d1", status="finished")
+    new = io.StringIO()
+    DrillRenderer(new, False, bank, {}, lang).show(done)
+    resumed = io.StringIO()
+    renderer = Renderer(resumed, False, bank, lang)
+    renderer.so_far({"request": PlanRequest(ids=["algo-07"], drill=True), "turns": []})
+    renderer.show(done)
+    interview = io.StringIO()
+    Renderer(interview, False, bank, lang).show(done)
+    assert said in new.getvalue() and said in resumed.getvalue()
+    assert said not in interview.getvalue()
