@@ -73,14 +73,31 @@ def waves_away(point: KeyPoint, sentence: str) -> bool:
 def cannot_show(question: Question, point: KeyPoint, sentence: str) -> bool:
     """Whatever it reads like, the sentence does not show the point: it names a sibling of the
     point's subject instead, waves the point away, names where the point's figures are without
-    one, or with figures none of which is the point's, or claims a factor none of our texts of the
-    point backs where they give one."""
+    one, or with figures none of which is the point's, claims a factor none of our texts of the
+    point backs where they give one, or gives a term the point names to the wrong owner."""
     return (
         names_a_sibling_instead(point, sentence)
         or waves_away(point, sentence)
         or lacks_its_figures(question, point, sentence)
         or factors_contradict([*figure_references(question.id, point), *point.cues.all()], sentence)
+        or gives_its_terms_away(point, sentence)
     )
+
+
+def gives_its_terms_away(point: KeyPoint, sentence: str) -> bool:
+    """Does the sentence give a term the point names to the wrong owner? "SGLang 用的是 PagedAttention，
+    vLLM 是 RadixAttention" had been the evidence for "vLLM's core is PagedAttention, SGLang's is
+    RadixAttention" (e5 reads the swap as the claim, 0.996) while it was challenged as a swap."""
+    swapped = _swapped_terms(sentence)
+    if not swapped:
+        return False
+    named = " ".join([point.statement, point.statement_zh or "", *point.cues.all()]).lower()
+    return any(term in named for term in swapped)
+
+
+@cache
+def _swapped_terms(sentence: str) -> frozenset[str]:
+    return frozenset(swap.term.lower() for swap in misattributions_in(sentence))
 
 
 def cannot_be_taken_for(question: Question, point: KeyPoint, sentence: str) -> bool:

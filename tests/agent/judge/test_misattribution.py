@@ -231,3 +231,29 @@ def test_a_chinese_challenge_or_correction_names_the_terms_in_chinese():
     for misconception in misattributions().values():
         said_in_chinese = f"{misconception.statement_zh} {misconception.correction_zh}"
         assert not english_words.search(said_in_chinese.split("（")[0]), misconception.statement_zh
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "vLLM 和 SGLang 的区别：SGLang 用的是 PagedAttention 管理 KV cache，vLLM 是 RadixAttention，前者做前缀复用。",
+        "The difference: SGLang is built on PagedAttention, while vLLM's core is RadixAttention.",
+    ],
+)
+def test_a_swap_is_not_the_evidence_for_the_point_it_gets_wrong(sentence):
+    """A trial's swapped owners were challenged as a swap, and quoted in the report as the evidence
+    for "vLLM's core is PagedAttention, SGLang's is RadixAttention" (e5 reads a swap as the claim)."""
+    from agent.judge.claims import cannot_show, gives_its_terms_away
+
+    question = BANK["infra-05"]
+    engines = next(kp for kp in question.key_points if "PagedAttention" in kp.statement)
+    assert misattributions_in(sentence)
+    assert gives_its_terms_away(engines, sentence) and cannot_show(question, engines, sentence)
+    right = (
+        sentence.replace("PagedAttention", "@")
+        .replace("RadixAttention", "PagedAttention")
+        .replace("@", "RadixAttention")
+    )
+    assert not misattributions_in(right) and not gives_its_terms_away(engines, right)
+    other = next(kp for kp in question.key_points if "PagedAttention" not in kp.statement + (kp.statement_zh or ""))
+    assert not gives_its_terms_away(other, sentence), "a point that names neither term is not concerned"
