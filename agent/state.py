@@ -86,6 +86,9 @@ class MisconceptionHit(_Model):
     misconception: str
     quote: str
     correction: str
+    put_right: str | None = None
+    """The candidate's later sentence on the question that put it right (a term given back to its
+    owner: "不好意思我说反了。PagedAttention 是 vLLM 提出的"), if any."""
 
 
 def by_quote(hits: list[MisconceptionHit]) -> list[list[MisconceptionHit]]:

@@ -37,6 +37,7 @@ from agent.interview.replies import (
     unchanged,
 )
 from agent.interview.retrieval import Retriever
+from agent.judge.misattribution import rightly_owned_in
 from agent.judge.scoring import depth_with_earlier, reason_in
 from agent.state import (
     Amended,
@@ -47,6 +48,7 @@ from agent.state import (
     Heard,
     InterviewInput,
     InterviewState,
+    MisconceptionHit,
     Pending,
     PromptKind,
     QuestionProgress,
@@ -55,6 +57,7 @@ from agent.state import (
     Turn,
     progress_of,
 )
+from agent.text import sentences
 from knowledge.bank import Bank
 from knowledge.models import Part, Question
 
@@ -346,7 +349,7 @@ def close(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[
             reason=reason_in(bank[qid], assessment, state.get("lang", "en"), _shown_before(state, bank[qid]), depth),
             covered=assessment.covered,
             missed=assessment.missed if assessment.covered else [kp.id for kp in bank[qid].key_points],
-            misconceptions=list(all_misconceptions.values()),
+            misconceptions=put_right_later(turns, list(all_misconceptions.values())),
             model_answer=bank[qid].model_answer,
             references=list(progress.references) or runtime.context.retriever.references(qid),
             skipped=all(t.action is CandidateAction.skip for t in turns),
@@ -378,6 +381,18 @@ def close(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[
     return Command(update={"summaries": summaries, **_new_question(state, position, bank)}, goto="ask")
 
 
+def put_right_later(turns: list[Turn], hits: list[MisconceptionHit]) -> list[MisconceptionHit]:
+    """Each wrong owner the candidate gave a term to, with the later sentence on the question that
+    gave it back to its own (a trial's candidate corrected a swap and still read it as standing)."""
+    out = []
+    for hit in hits:
+        said = next(i for i, t in enumerate(turns) if t.assessment and hit in t.assessment.misconceptions)
+        later = [s for t in turns[said + 1 :] for s in sentences(t.answer)]
+        right = next((s for s in later if hit.misconception in rightly_owned_in(s)), None)
+        out.append(hit.model_copy(update={"put_right": right}) if right else hit)
+    return out
+
+
 def _unchallenged(turns: list[Turn], probed: Sequence[str]) -> tuple[Assessment, str] | None:
     """The latest wrong claim on the question that no follow-up or hint challenged, with the
     assessment that holds it: the candidate must not leave the question believing it. A sentence
@@ -386,8 +401,9 @@ def _unchallenged(turns: list[Turn], probed: Sequence[str]) -> tuple[Assessment,
     assessed = [t.assessment for t in reversed(turns) if t.assessment is not None]
     challenged = {hit.quote for a in assessed for hit in a.misconceptions if hit.misconception in probed}
     for assessment in assessed:
-        for hit in assessment.misconceptions:
-            if hit.misconception not in probed and hit.quote not in challenged:
+        hits = put_right_later(turns, assessment.misconceptions)
+        for hit in hits:
+            if hit.misconception not in probed and hit.quote not in challenged and not hit.put_right:
                 return assessment, hit.misconception
     return None
 

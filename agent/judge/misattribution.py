@@ -171,6 +171,28 @@ def _without_aside(stretch: str, compared: bool) -> str:
 def misattributions_in(sentence: str) -> list[Misattribution]:
     """The terms this sentence gives to a rival of their owner, one per term."""
     found: dict[str, Misattribution] = {}
+    for binding in _bindings(sentence):
+        if not binding.right:
+            found.setdefault(binding.swap.misconception, binding.swap)
+    return list(found.values())
+
+
+def rightly_owned_in(sentence: str) -> set[str]:
+    """The swaps this sentence puts right: the misattribution ids of the terms it binds to their
+    own owner ("不好意思我说反了。PagedAttention 是 vLLM 提出的")."""
+    return {b.swap.misconception for b in _bindings(sentence) if b.right}
+
+
+@dataclass(frozen=True)
+class _Binding:
+    swap: Misattribution
+    """The swap of the term bound (the term and the name it is bound to here)."""
+    right: bool
+    """Bound to its own owner."""
+
+
+def _bindings(sentence: str) -> list[_Binding]:
+    out = []
     claims = [c.group(0) for c in CLAIM.finditer(sentence.lower())]
     stretches = [s for c in claims if not QUESTION.search(c.strip()) for s in _stretches(c)]
     for stretch in stretches:
@@ -181,15 +203,13 @@ def misattributions_in(sentence: str) -> list[Misattribution]:
             for term in terms:
                 owner = _bound_to(stretch, term, owners, terms, RELATION[group.binds_by])
                 attribute = term.attribute
-                if attribute is None or owner is None or owner.owner == term.owner:
+                if attribute is None or owner is None:
                     continue
-                found.setdefault(
+                swap = Misattribution(
                     misattribution_id(attribute),
-                    Misattribution(
-                        misattribution_id(attribute),
-                        stretch[term.start : term.end],
-                        group.owners[owner.owner].name,
-                        tuple(attribute.same_as),
-                    ),
+                    stretch[term.start : term.end],
+                    group.owners[owner.owner].name,
+                    tuple(attribute.same_as),
                 )
-    return list(found.values())
+                out.append(_Binding(swap, owner.owner == term.owner))
+    return out

@@ -26,7 +26,8 @@ def attempts_in(state: InterviewState, when: Callable[[str], datetime]) -> list[
             opener=openers.get(s.question),
             depth=s.depth,
             shown={e.key_point: e.quote for e in s.covered},
-            misconceptions={m.misconception: m.quote for m in s.misconceptions},
+            # one the candidate put right later on the question is not held against them
+            misconceptions={m.misconception: m.quote for m in s.misconceptions if not m.put_right},
             skipped=s.skipped,
             hinted=any(e.hinted for e in s.covered),
         )

@@ -84,6 +84,11 @@ def review_markdown(
                 f"  - {say('correction', correction=markdown_literal(question.correction_in(hit.misconception, hit.correction, lang)))}"
                 for hit in same
             ]
+            lines += [
+                f"  - {say('put_right_later', quote=markdown_literal(clean_for_display(hit.put_right)))}"
+                for hit in same
+                if hit.put_right
+            ]
     model_answer = in_language(summary.model_answer, question.model_answer_zh, lang)
     lines += ["", f"## {say('model_answer')}", "", formula_stars(latex_to_unicode(model_answer))]
     return "\n".join(lines)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import itertools
+from datetime import UTC, datetime
 
 import pytest
 from agent_helpers import explain
@@ -14,6 +15,7 @@ from agent.brains.wording import opening, part_name, restates_its_probe
 from agent.interview.events import QuestionDone
 from agent.interview.graph import next_decision
 from agent.interview.policy import Limits
+from agent.learner.recording import attempts_in
 from agent.prompts import load_yaml
 from agent.state import Assessment, CandidateAction, Evidence, Flag, Heard, QuestionProgress, Turn
 from tui.plain import Renderer
@@ -644,6 +646,26 @@ async def test_a_swap_challenged_and_corrected_is_not_reminded_at_the_close(grap
     assert done["said"] is None or not any(
         done["said"].startswith(line.split("“")[0]) for line in phrases["closing_correction"]
     ), done["said"]
+    # The review and report keep the swap, with the sentence that put it right; progress does not hold it.
+    [summary] = driver.values["summaries"]
+    assert {hit.put_right for hit in summary.misconceptions} == {
+        "PagedAttention 是 vLLM 提出的，RadixAttention 是 SGLang 的。"
+    }
+    [attempt] = attempts_in(driver.values, lambda _: datetime(2026, 12, 1, tzinfo=UTC))
+    assert attempt.misconceptions == {}
+
+
+async def test_a_swap_not_put_right_stays_against_the_candidate(graph_driver):
+    driver = graph_driver(plan=["infra-05"], lang="zh", max_follow_ups=1)
+    await driver.start()
+    await driver.reply(
+        "answer", "vLLM 和 SGLang 的区别：SGLang 用的是 PagedAttention 管理 KV cache，vLLM 是 RadixAttention。"
+    )
+    await driver.reply("answer", "我觉得就是这样，SGLang 的 PagedAttention 更快。")
+    [summary] = driver.values["summaries"]
+    assert summary.misconceptions and not any(hit.put_right for hit in summary.misconceptions)
+    [attempt] = attempts_in(driver.values, lambda _: datetime(2026, 12, 1, tzinfo=UTC))
+    assert set(attempt.misconceptions) == {hit.misconception for hit in summary.misconceptions}
 
 
 @pytest.mark.parametrize("earlier_said_it", [True, False])

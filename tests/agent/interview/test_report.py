@@ -95,7 +95,9 @@ def test_one_sentence_with_two_wrong_owners_is_listed_once_with_both_corrections
     hits = [
         MisconceptionHit(misconception="m-a", quote=swap, correction="PagedAttention is vLLM's."),
         MisconceptionHit(misconception="m-b", quote=swap, correction="RadixAttention is SGLang's."),
-        MisconceptionHit(misconception="m-c", quote="Another wrong sentence.", correction="Not so."),
+        MisconceptionHit(
+            misconception="m-c", quote="Another wrong sentence.", correction="Not so.", put_right="I take it back."
+        ),
     ]
     question_summary = summary("infra-05", []).model_copy(update={"misconceptions": hits})
     state = {"session_id": "s", "status": "finished", "lang": "en", "summaries": [question_summary]}
@@ -106,6 +108,7 @@ def test_one_sentence_with_two_wrong_owners_is_listed_once_with_both_corrections
         assert text.count("PagedAttention 管理 KV cache") == 1, text
         assert "PagedAttention is vLLM's." in text and "RadixAttention is SGLang's." in text
         assert "Another wrong sentence." in text and "Not so." in text
+        assert text.count("You put it right later: “I take it back.”") == 1
 
 
 def test_a_drill_report_counts_earlier_points_toward_the_parts_and_lists_them_apart(bank, notes_retriever):
