@@ -32,6 +32,9 @@ async def test_choices_made_on_home_are_there_at_the_next_run(make_app, home):
         await choose(pilot, "length", 3)
         await choose(pilot, "section", "infrastructure")
         await choose(pilot, "lang", "zh")
+        assert json.loads((home / CHOICES_FILE).read_text())["questions"] == 3
+        await choose(pilot, "length", 6)
+        await choose(pilot, "length", 3)  # back and forth: the last choice is kept
     assert json.loads((home / CHOICES_FILE).read_text()) == {"questions": 3, "section": "infrastructure", "lang": "zh"}
 
     again = make_app(request=PlanRequest(), lang=None, remember_choices=True)
@@ -94,3 +97,14 @@ def test_choices_that_cannot_be_kept_say_why(tmp_path):
     blocked.write_text("", encoding="utf-8")
     problem = save_choices(blocked, HomeChoices(lang="zh"))
     assert problem is not None and str(blocked / CHOICES_FILE) in problem
+
+
+async def test_a_language_given_on_the_command_line_is_not_remembered_unless_chosen_on_home(make_app, home):
+    """`rl-interview interview --lang zh` once: the next plain `rl-interview` opens on what was
+    chosen on Home before, not on the flag (the lists report their first value as a change)."""
+    save_choices(home, HomeChoices(questions=3, lang="en"))
+    app = make_app(request=PlanRequest(), lang="zh", remember_choices=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot)
+        assert shown(app) == (3, "both", "zh")
+    assert load_choices(home) == (HomeChoices(questions=3, lang="en"), None)

@@ -86,6 +86,8 @@ class HomeScreen(AppScreen):
         screen_key(KEYS, "l", "library"),
     ]
     PALETTE = BINDINGS
+    kept: HomeChoices | None = None
+    """The choices Home opened on, then the last ones kept (set once mounted)."""
 
     @property
     def say(self) -> Labels:
@@ -136,15 +138,14 @@ class HomeScreen(AppScreen):
 
     @on(Choice.Changed)
     def _keep_choices(self) -> None:
-        """Kept for the next run as soon as made: quitting from Home keeps them too."""
+        """Kept for the next run as soon as made: quitting from Home keeps them too. What Home opened
+        on (the lists report it as a change when they mount) is not a choice: `--lang zh` once is
+        not what the next plain `rl-interview` opens on."""
         app = self.app
-        if not app.remember_choices:
+        choices = self._choices()
+        if not app.remember_choices or self.kept in (None, choices):
             return
-        choices = HomeChoices(
-            questions=self.query_one("#length", Choice).value,
-            section=self.query_one("#section", Choice).value,
-            lang=self.query_one("#lang", Choice).value,
-        )
+        self.kept = choices
         problem = save_choices(app.settings.home, choices)
         if problem and problem != app.choices_problem:  # told once, not at every change
             app.choices_problem = problem
@@ -155,7 +156,15 @@ class HomeScreen(AppScreen):
             self.query_one("#loading").display = False
         self._speak()  # the profile can be read now, or why the interviewer failed is told
 
+    def _choices(self) -> HomeChoices:
+        return HomeChoices(
+            questions=self.query_one("#length", Choice).value,
+            section=self.query_one("#section", Choice).value,
+            lang=self.query_one("#lang", Choice).value,
+        )
+
     def on_mount(self) -> None:
+        self.kept = self._choices()
         if self.app.choices_problem:
             problem = self.app.choices_problem
             self.notify(self.say("home_choices_unreadable", problem=problem), severity="warning", timeout=10)
