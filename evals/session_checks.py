@@ -104,7 +104,9 @@ def inspect(
     turns: list[Turn] = state["turns"]
     run.check("every answer kept", [t.answer for t in turns] == sent, "an answer sent is not in the transcript")
     phrases = load_yaml("offline_wording.yaml")[lang]
-    protest_openings = {opening(v) for kind in ("protest_found", "protest_added", "protest_not_found") for v in phrases[kind]}
+    protest_openings = {
+        opening(v) for kind in ("protest_found", "protest_added", "protest_not_found") for v in phrases[kind]
+    }
     lines = [w["text"] for i, w in enumerate(waited) if w["kind"] != "ask" or (i and turns[i - 1].heard is not None)]
     for before, after in itertools.pairwise(lines):
         run.check(
