@@ -181,26 +181,6 @@ async def test_a_drill_that_fills_its_gap_reports_the_depth_it_is_rated_on(bank,
     assert summary.reason.startswith("Depth 4" if lang == "en" else "深度 4"), summary.reason
 
 
-async def test_a_drill_s_close_counts_the_parts_shown_in_earlier_sessions(bank, notes_retriever):
-    """The plain terminal's close of a trial's drill said "✗ vLLM 和 SGLang 有什么区别：2 个要点中答到 0
-    个" over two points shown before: a part whose points were all shown earlier is answered."""
-    question = bank["algo-07"]
-    expert = next(kp for kp in question.key_points if kp.level == 4)
-    driver = GraphDriver(bank, notes_retriever, ["algo-07"], max_follow_ups=1)
-    driver.input["request"] = PlanRequest(
-        ids=["algo-07"], openers={"algo-07": expert.id}, gaps={"algo-07": [expert.id]}
-    )
-    await driver.start()
-    await driver.reply("answer", "I'm not sure, maybe it just makes training a bit faster?")
-    await driver.reply("answer", "I don't know.")
-    [done] = [e for e in driver.events if e["type"] == "question_done"]
-    by_part = {p["part"]: (p["shown"], p["of"]) for p in done["parts"]}
-    for part in question.parts:
-        points = question.points_of(part.id)
-        earlier = sum(1 for kp in points if kp.id != expert.id)
-        assert by_part[part.id] == (earlier, len(points)), (part.id, by_part)
-
-
 async def test_a_drill_that_does_not_fill_its_gap_reports_its_own_depth(bank, notes_retriever):
     question = bank["algo-07"]
     expert = next(kp for kp in question.key_points if kp.level == 4)
@@ -213,6 +193,14 @@ async def test_a_drill_that_does_not_fill_its_gap_reports_its_own_depth(bank, no
     await driver.reply("answer", "I don't know.")
     [summary] = driver.values["summaries"]
     assert summary.depth <= 1 and "earlier sessions" not in summary.reason, summary
+    # The close still counts the points shown in earlier sessions toward the parts: a trial's plain
+    # close said "✗ vLLM 和 SGLang 有什么区别：2 个要点中答到 0 个" over two points shown before.
+    [done] = [e for e in driver.events if e["type"] == "question_done"]
+    by_part = {p["part"]: (p["shown"], p["of"]) for p in done["parts"]}
+    for part in question.parts:
+        points = question.points_of(part.id)
+        earlier = sum(1 for kp in points if kp.id != expert.id)
+        assert by_part[part.id] == (earlier, len(points)), (part.id, by_part)
 
 
 @pytest.mark.parametrize("lang, said", [("en", "Drill d1 finished."), ("zh", "练习 d1 已完成。")])
