@@ -1,6 +1,7 @@
 """The house rules a tool can check: `ruff check`, `ruff format --check` and `mypy` pass on the tree
 (all configured in pyproject.toml), so CI fails on a lint error, an unformatted file or a type error."""
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -69,3 +70,29 @@ def test_the_readme_map_names_every_room_on_a_line_of_its_own():
     for room in sorted(rooms):
         assert any(line.startswith(f"- `{room}`") for line in lines), f"{room} has no line in the README's map"
     assert all(len(line) <= 200 for line in lines), "one short line per room"
+
+
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+"""Characters no source file of ours holds: a "\\b" written through a non-raw string lands as a
+backspace inside a regex, where it silently matches nothing (the English side of the judge's
+opposites was dead that way from eba0598 to the twenty-third session)."""
+
+
+def _control_characters(root: Path) -> list[str]:
+    found = []
+    for path in sorted(root.rglob("*")):
+        if path.suffix not in {".py", ".yaml", ".yml", ".toml", ".md", ".tcss"} or ".git" in path.parts:
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if CONTROL.search(line):
+                found.append(f"{path.relative_to(root)}:{number}")
+    return found
+
+
+def test_no_source_file_holds_a_control_character():
+    assert _control_characters(ROOT) == []
+
+
+def test_a_backspace_in_a_regex_would_be_found(tmp_path):
+    (tmp_path / "bad.py").write_text('PATTERN = r"\x08single"\n', encoding="utf-8")
+    assert _control_characters(tmp_path) == ["bad.py:1"]

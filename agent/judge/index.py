@@ -84,19 +84,30 @@ def same_polarity(sentence: str, exemplar: str) -> bool:
 
 OPPOSITES = (
     (
-        re.compile(r"single[- ](?:gpu|node|card|device)|one gpu|单卡|单机|单张|单 ?gpu|个人", re.IGNORECASE),
+        re.compile(r"\bsingle[- ](?:gpu|node|card|device)|\bone gpu\b|单卡|单机|单张|单 ?gpu|个人", re.IGNORECASE),
         re.compile(
-            r"multi[- ]?(?:node|gpu|machine)|clusters?|large[- ]scale|多机|多节点|多卡|集群|大规模", re.IGNORECASE
+            r"\bmulti[- ]?(?:node|gpu|machine)|\bclusters?\b|\blarge[- ]scale\b|多机|多节点|多卡|集群|大规模",
+            re.IGNORECASE,
         ),
     ),
     (
         re.compile(r"(?<![a-z])synchronous|(?<!异)同步", re.IGNORECASE),
-        re.compile(r"asynchronous|异步", re.IGNORECASE),
+        re.compile(r"\basync(?:hronous)?\b|异步", re.IGNORECASE),
+    ),
+    (
+        re.compile(
+            r"\b(?:keep|keeps|kept|keeping|retain\w*|reuse\w*|hold\w* on to)\b|保留|沿用|复用|留着", re.IGNORECASE
+        ),
+        re.compile(
+            r"\b(?:discard\w*|thr(?:ow\w*|ew) (?:\w+ ){0,3}away|flush\w*)\b|丢弃|丢掉|扔掉|清空|作废", re.IGNORECASE
+        ),
     ),
 )
-"""Words that say the opposite of each other about the same thing: the scale a tool is for, and
-whether generation waits for training. "Unsloth 是单卡 LoRA 省显存" is not *Unsloth suits multi-node
-RL*, though e5 reads them as one claim (0.996: a user's correct sentence was challenged)."""
+"""Words that say the opposite of each other about the same thing: the scale a tool is for,
+whether generation waits for training, whether something is kept or thrown away. "Unsloth 是单卡
+LoRA 省显存" is not *Unsloth suits multi-node RL*, though e5 reads them as one claim (0.996: a user's
+correct sentence was challenged); "AReaL 会保留旧的 KV cache" says what "AReaL 不会丢弃 KV cache"
+says, though only the second has a negation (a trial's wrong central claim went unchallenged)."""
 
 
 def opposites_reversed(one: str, other: str) -> int:

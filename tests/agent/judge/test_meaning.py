@@ -10,7 +10,7 @@ import pytest
 from agent.interview.policy import Limits, decide
 from agent.judge.claims import dismisses
 from agent.judge.heads import HEAD_FILE, Heads
-from agent.judge.index import antonyms, comparison_reversed, sameness_reversed
+from agent.judge.index import antonyms, comparison_reversed, opposites_reversed, sameness_reversed
 from agent.judge.meaning import open_judge, shared_judge
 from agent.judge.scoring import RubricScorer
 from agent.state import CandidateAction, Flag, QuestionProgress
@@ -143,6 +143,24 @@ def test_a_word_negated_by_its_prefix_is_not_the_misconception_it_negates(scorer
 )
 def test_antonyms_by_prefix(one, other, flips):
     assert antonyms(one, other) == antonyms(other, one) == flips
+
+
+@pytest.mark.parametrize(
+    ("one", "other", "flips"),
+    [
+        ("Unsloth is for single-GPU LoRA runs", "Unsloth suits multi-node clusters", 1),
+        ("Unsloth 是单卡 LoRA", "Unsloth 适合多机", 1),
+        ("in synchronous training it hardly comes up", "the long tail is an asynchronous problem", 1),
+        ("in synchronous training it hardly comes up", "the long tail is an async-RL problem", 1),
+        ("an async-RL issue; in synchronous training it hardly comes up", "the tail is an async problem", 0),
+        ("AReaL 会保留旧的 KV cache", "AReaL 不会丢弃 KV cache", 1),
+        ("AReaL keeps the old KV cache", "AReaL throws the old cache away", 1),
+        ("slime flushes the prefix cache", "slime discards the cache", 0),
+    ],
+)
+def test_opposite_words_reverse_a_claim_in_english_and_chinese(one, other, flips):
+    """Each side in both languages: the English sides once held a backspace for "\\b" and matched nothing."""
+    assert opposites_reversed(one, other) == opposites_reversed(other, one) == flips
 
 
 def test_a_correct_explanation_of_another_concept_shows_nothing_for_the_one_asked(scorer):
