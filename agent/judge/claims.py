@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 
 from agent.judge.misattribution import misattributions_in
+from agent.judge.referents import resolve
 from agent.judge.siblings import about_another_algorithm, names_a_sibling_instead
 from agent.state import Evidence, MisconceptionHit
 from agent.text import (
@@ -188,6 +189,8 @@ class WrongClaim:
     how: How
     strength: float | None = None
     nearest: str | None = None
+    clause: str | None = None
+    """The clause of a long sentence it was read in (None: the whole sentence)."""
 
 
 @dataclass
@@ -215,9 +218,36 @@ class SentenceClaims:
 def read_sentences(
     question: Question, sentences: list[str], judge: MeaningJudge | None, vectors: np.ndarray | None = None
 ) -> list[SentenceClaims]:
+    """What each sentence claims, read with an opening pronoun resolved (`agent.judge.referents`)
+    and quoted as the candidate wrote it."""
+    read = resolve(sentences)
+    if read != sentences:
+        vectors = None  # they were the unresolved sentences'
     if judge is not None and judge.heads is not None and judge.covers(question.id):
-        return _by_meaning(question, sentences, judge, vectors)
-    return [_by_cues(question, s) for s in sentences]
+        readings = _by_meaning(question, read, judge, vectors)
+    else:
+        readings = [_by_cues(question, s) for s in read]
+    return [_quoted_as_said(r, said) for r, said in zip(readings, sentences, strict=True)]
+
+
+def _quoted_as_said(claims: SentenceClaims, said: str) -> SentenceClaims:
+    """The reading of a resolved sentence with the candidate's own words as every quote."""
+    if claims.sentence == said:
+        return claims
+    read = claims.sentence
+
+    def own(quote: str) -> str:
+        return said if quote == read else quote
+
+    return dataclasses.replace(
+        claims,
+        sentence=said,
+        points=[dataclasses.replace(c, quote=own(c.quote)) for c in claims.points],
+        misconceptions=[dataclasses.replace(w, quote=own(w.quote)) for w in claims.misconceptions],
+        near_miss=dataclasses.replace(claims.near_miss, quote=own(claims.near_miss.quote))
+        if claims.near_miss
+        else None,
+    )
 
 
 def _by_cues(question: Question, sentence: str) -> SentenceClaims:
@@ -302,7 +332,7 @@ def _by_meaning(
             # attend to each other*): a sentence the head reads as surely making a key point is not
             # charged with a misconception only a clause of it was read as (`POINT_OVER_WRONG`).
             claims.misconceptions += [
-                dataclasses.replace(w, quote=sentence)
+                dataclasses.replace(w, quote=sentence, clause=clause.sentence)
                 for w in clause.misconceptions
                 if w.misconception not in {m.misconception for m in claims.misconceptions} and not sure
             ]
@@ -340,10 +370,15 @@ def _apply_levels_and_cues(question: Question, claims: SentenceClaims) -> None:
     if checked and claims.near_miss is None:
         claims.near_miss = checked[0]
     claims.points = shown
-    if any(c.how == "cue" and size(c.cue or "") >= 2 and (c.strength or 0.0) >= CUE_OVER_WRONG for c in claims.points):
-        # The point's own words, read by the head as likely that point: a misconception read by
-        # meaning alone is the nearness of a right claim to a wrong one on the same subject.
-        claims.misconceptions = [w for w in claims.misconceptions if w.how != "meaning"]
+    sure_cues = [
+        c.cue or ""
+        for c in claims.points
+        if c.how == "cue" and size(c.cue or "") >= 2 and (c.strength or 0.0) >= CUE_OVER_WRONG
+    ]
+    # The point's own words, read by the head as likely that point: a misconception read by meaning
+    # alone is the nearness of a right claim to a wrong one on the same subject. Not where a clause
+    # without those words made the wrong claim ("它会保留旧的 KV cache" beside "因为 recompute 太贵").
+    claims.misconceptions = [w for w in claims.misconceptions if w.how != "meaning" or not _near_a_cue(w, sure_cues)]
     named = {w.misconception for w in claims.misconceptions}
     claims.misconceptions += [w for w in cued.misconceptions if w.misconception not in named]
     claims.misconceptions = _of_this_algorithm(question, claims.misconceptions, sentence)
@@ -353,6 +388,13 @@ def _apply_levels_and_cues(question: Question, claims: SentenceClaims) -> None:
     claims.mentioned = bool(claims.points) or any(
         max(claims.probability.get(kp.id, 0.0), claims.reach.get(kp.id, 0.0)) >= CUE_VETO for kp in cued_points
     )
+
+
+def _near_a_cue(wrong: WrongClaim, cues: list[str]) -> bool:
+    """Is the wrong claim read where one of these cue phrases is (its clause, else the sentence)?"""
+    if not cues:
+        return False
+    return wrong.clause is None or bool(find_cue(normalise(wrong.clause), cues))
 
 
 ADJACENT_SHARE = 0.5
