@@ -16,7 +16,7 @@ import numpy as np
 
 from agent.judge.misattribution import misattributions_in
 from agent.judge.referents import resolve
-from agent.judge.siblings import about_another_algorithm, names_a_sibling_instead
+from agent.judge.siblings import about_another_algorithm, names_a_sibling_instead, sibling_swapped_in
 from agent.state import Evidence, MisconceptionHit
 from agent.text import (
     asserts,
@@ -381,6 +381,7 @@ def _apply_levels_and_cues(question: Question, claims: SentenceClaims) -> None:
     claims.misconceptions = [w for w in claims.misconceptions if w.how != "meaning" or not _near_a_cue(w, sure_cues)]
     named = {w.misconception for w in claims.misconceptions}
     claims.misconceptions += [w for w in cued.misconceptions if w.misconception not in named]
+    claims.misconceptions += _swaps_of_siblings(question, claims)
     claims.misconceptions = _of_this_algorithm(question, claims.misconceptions, sentence)
     # Naming a point's cue is recall only where the head does not rule the point out: "my mornings
     # are deterministic" names a cue of the determinism question and says nothing on it.
@@ -388,6 +389,26 @@ def _apply_levels_and_cues(question: Question, claims: SentenceClaims) -> None:
     claims.mentioned = bool(claims.points) or any(
         max(claims.probability.get(kp.id, 0.0), claims.reach.get(kp.id, 0.0)) >= CUE_VETO for kp in cued_points
     )
+
+
+SWAPPED_POINT = 0.8
+"""How surely a sentence must read as a key point for the family member it names instead to be the
+misconception that names that member (`siblings.sibling_swapped_in`)."""
+
+
+def _swaps_of_siblings(question: Question, claims: SentenceClaims) -> list[WrongClaim]:
+    """The misconceptions the sentence states by making a point with a sibling in its place."""
+    named = {w.misconception for w in claims.misconceptions}
+    found: list[WrongClaim] = []
+    for point in question.key_points:
+        p = max(claims.probability.get(point.id, 0.0), claims.reach.get(point.id, 0.0))
+        if p < SWAPPED_POINT or point.id in {c.key_point for c in claims.points}:
+            continue
+        for wrong in question.misconceptions:
+            if wrong.id not in named and sibling_swapped_in(point, wrong, claims.sentence):
+                found.append(WrongClaim(wrong.id, claims.sentence, "meaning", round(p, 3)))
+                named.add(wrong.id)
+    return found
 
 
 def _near_a_cue(wrong: WrongClaim, cues: list[str]) -> bool:

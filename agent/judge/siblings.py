@@ -15,7 +15,7 @@ import re
 from functools import cache
 from itertools import pairwise
 
-from knowledge.models import KeyPoint
+from knowledge.models import KeyPoint, Misconception
 
 
 def _parallel(en: str, zh: str) -> str:
@@ -170,6 +170,25 @@ def names_a_sibling_instead(point: KeyPoint, sentence: str) -> bool:
         if theirs and not theirs & mine and not CONTRAST.search(sentence.lower()):
             return True
     return False
+
+
+def sibling_swapped_in(point: KeyPoint, wrong: Misconception, sentence: str) -> bool:
+    """Does the sentence make the point with the sibling the misconception puts in its place? "OPD 用
+    forward KL，也就是 KL(π_teacher || π_student) 作为 loss" reads as the reverse-KL objective with its
+    direction swapped, which is what *OPD minimises forward KL* states; the misconception's own
+    reader had put it at 0.39 and a blind trial's answer went unchallenged. Roles only (k3, forward
+    KL, ZeRO-3, ...), one member each: systems and lists of them flagged correct sentences."""
+    if CONTRAST.search(sentence.lower()):
+        return False
+    own = _own(point.id, point.statement, tuple(point.cues.all()))
+    said = members(sentence.lower(), ROLES)
+    claimed = members(" ".join([wrong.statement, wrong.statement_zh or ""]).lower(), ROLES)
+    # One member each: the point's, and the one sibling both the sentence and the misconception name.
+    return any(
+        len(mine) == 1 and len(said.get(family, ())) == 1 and said[family] == claimed.get(family) != mine
+        for family, mine in own.items()
+        if family in ROLES
+    )
 
 
 def about_another_algorithm(statement: str, sentence: str) -> bool:

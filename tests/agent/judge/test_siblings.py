@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.judge.siblings import equated, members, names_a_sibling_instead
+from agent.judge.siblings import equated, members, names_a_sibling_instead, sibling_swapped_in
 from knowledge.bank import load_bank
 
 BANK = load_bank()
@@ -150,3 +150,38 @@ def test_the_trial_answer_on_where_the_kl_goes_is_credited_not_capped(scorer):
     )
     result = scorer.assess(BANK["algo-08"], answer, None)
     assert result.misconceptions == [] and "kl-in-loss" in {e.key_point for e in result.covered}, result
+
+
+OPD = BANK["algo-17"]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "swapped"),
+    [
+        ("用 teacher 和 student 之间的 forward KL，也就是 KL(π_teacher || π_student) 作为 per-token 的 loss。", True),
+        ("OPD minimises the forward KL from the teacher to the student on every token.", True),
+        ("OPD minimises the reverse KL, KL(student || teacher), on the student's own samples.", False),
+        # Set against each other on purpose: no swap.
+        ("Unlike classic distillation's forward KL, OPD minimises the reverse KL.", False),
+    ],
+)
+def test_a_point_made_with_the_sibling_a_misconception_names_is_that_misconception(sentence, swapped):
+    point, wrong = (
+        OPD.key_point("reverse-kl-objective"),
+        next(m for m in OPD.misconceptions if m.id == "opd-forward-kl"),
+    )
+    assert sibling_swapped_in(point, wrong, sentence) is swapped
+
+
+def test_a_trials_forward_kl_for_opd_is_challenged_and_credits_no_objective(scorer):
+    """A blind trial (twenty-second session): the forward-KL sentence went unchallenged (the
+    misconception's reader put it at 0.39) and the report credited the reverse-KL objective."""
+    answer = (
+        "OPD 里 student 自己采样，teacher 给每个 token 打分。"
+        "用 teacher 和 student 之间的 forward KL，也就是 KL(π_teacher || π_student) 作为 per-token 的 loss。"
+    )
+    assessment = scorer.assess(OPD, answer, None)
+    assert "opd-forward-kl" in {m.misconception for m in assessment.misconceptions}
+    assert "reverse-kl-objective" not in {e.key_point for e in assessment.covered}
+    right = "OPD 让 student 自己采样，在这些样本上按 token 最小化 reverse KL，也就是 KL(π_student || π_teacher)。"
+    assert "opd-forward-kl" not in {m.misconception for m in scorer.assess(OPD, right, None).misconceptions}
