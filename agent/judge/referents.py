@@ -14,14 +14,15 @@ credit. The evidence quoted stays the candidate's own sentence.
 from __future__ import annotations
 
 import re
-from itertools import pairwise
 
 from agent.judge.siblings import SYSTEMS, members
 
 HEDGE = (
-    r"(?:(?:i think|i believe|i remember|i recall|iirc|as far as i know|afaik)(?:,| that)?\s+|"
-    r"(?:我记得|我觉得|我认为|我印象里|我印象中|印象中|印象里|好像|据我所知)[，,]?\s*)?"
+    r"(?:(?:so|and|but|then|also|i think|i believe|i remember|i recall|iirc|as far as i know|afaik)"
+    r"(?:,| that)?\s+|"
+    r"(?:所以|但是|但|而且|然后|并且|我记得|我觉得|我认为|我印象里|我印象中|印象中|印象里|好像|据我所知)[，,]?\s*)?"
 )
+"""What may come before the pronoun: a connective or a hedge ("so it", "我记得它", "所以它")."""
 OPENING_PRONOUN = re.compile(
     rf"^(?P<hedge>{HEDGE})(?:(?P<en>it(?:'s|’s| is)?)(?=\s)|(?P<zh>[它其])(?!们))",
     re.IGNORECASE,
@@ -37,8 +38,15 @@ DUMMY_IT = re.compile(
 
 
 def resolve(sentences: list[str]) -> list[str]:
-    """The sentences as the judge reads them: an opening pronoun replaced by its system."""
-    return sentences[:1] + [_with_referent(s, _only_system(before)) for before, s in pairwise(sentences)]
+    """The sentences as the judge reads them: an opening pronoun replaced by its system. A sentence
+    that itself opens on a pronoun left open names no referent for the next: in "slime is built
+    around SGLang. So it is SGLang-native. It keeps the algorithm close to on-policy" the last "it"
+    is slime, not the SGLang its sentence before names."""
+    read = sentences[:1]
+    for sentence in sentences[1:]:
+        before = read[-1]
+        read.append(_with_referent(sentence, None if OPENING_PRONOUN.match(before) else _only_system(before)))
+    return read
 
 
 def _with_referent(sentence: str, referent: str | None) -> str:
@@ -61,7 +69,14 @@ def _only_system(text: str) -> str | None:
         return None
     ((family, member),) = named
     match = re.search(NAMED[family][member], text.lower())
-    return text[match.start() : match.end()] if match else None
+    if match is None:
+        return None
+    # "Dr. GRPO" is another method than GRPO.
+    qualifier = QUALIFIER.search(text, 0, match.start())
+    return text[qualifier.start() if qualifier else match.start() : match.end()]
+
+
+QUALIFIER = re.compile(r"\bdr\.?\s*$", re.IGNORECASE)
 
 
 NAMED = {family: SYSTEMS[family] for family in ("inference-engine", "rl-framework", "training-backend", "algorithm")}

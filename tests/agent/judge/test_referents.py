@@ -21,6 +21,8 @@ KEEPS = "我记得它会保留旧的 KV cache，直接用新权重接着 decode�
         ("AReaL interrupts generation.", "It keeps the old KV cache.", "AReaL keeps the old KV cache."),
         ("AReaL interrupts generation.", "It's cheap to recompute.", "AReaL is cheap to recompute."),
         ("I think verl's core is HybridFlow.", "I think it supports async too.", "I think verl supports async too."),
+        ("AReaL interrupts generation.", "So it keeps the old KV cache.", "So AReaL keeps the old KV cache."),
+        (AREAL, "所以它会保留旧的 KV cache。", "所以 AReaL 会保留旧的 KV cache。"),
     ],
 )
 def test_an_opening_pronoun_is_read_as_the_one_system_the_sentence_before_names(before, sentence, read):
@@ -46,6 +48,21 @@ def test_an_opening_pronoun_is_read_as_the_one_system_the_sentence_before_names(
 )
 def test_a_pronoun_with_no_single_system_to_stand_for_is_left_as_written(before, sentence):
     assert resolve([before, sentence]) == [before, sentence]
+
+
+def test_a_pronoun_left_open_names_no_referent_for_the_next_sentence():
+    said = ["slime is built around SGLang.", "So it is SGLang-native.", "It keeps the algorithm on-policy."]
+    assert resolve(said) == said
+
+
+def test_a_chain_of_pronouns_follows_the_first_resolved_one():
+    said = ["AReaL interrupts generation.", "It discards the cache.", "It re-prefills with the new weights."]
+    assert resolve(said) == [said[0], "AReaL discards the cache.", "AReaL re-prefills with the new weights."]
+
+
+def test_a_qualified_name_is_kept_whole():
+    said = ["Dr. GRPO removes the std normalisation.", "它也去掉了按长度归一化。"]
+    assert resolve(said) == [said[0], "Dr. GRPO 也去掉了按长度归一化。"]
 
 
 def test_an_answers_first_sentence_is_read_as_written():
