@@ -593,3 +593,19 @@ def test_a_sentence_nearer_a_misconceptions_correction_is_not_charged_with_it(sc
     answer = "CISPO is basically PPO clipping with a wider range, so tokens outside it still get zero gradient."
     wrong = scorer.assess(BANK["algo-13"], answer, None)
     assert "cispo-clips-objective" in {m.misconception for m in wrong.misconceptions}
+
+
+def test_trpos_hard_constraint_is_not_the_clip_taken_for_one(scorer):
+    """A blind trial (twenty-third session): a correct TRPO sentence beside PPO's clip was charged with
+    *clipping guarantees the trust region* through the bare cue "hard constraint", TRPO's own term."""
+    trpo = (
+        "TRPO enforces a hard constraint on the mean KL between the old and new policy, KL at most delta, "
+        "solved with conjugate gradient and a line search."
+    )
+    assert "clip-guarantees-trust-region" not in {
+        m.misconception for m in assess(scorer, "algo-07", trpo).misconceptions
+    }
+    wrong = (
+        "The clip is a hard constraint: the ratio can never leave the band, so the policy stays in the trust region."
+    )
+    assert "clip-guarantees-trust-region" in {m.misconception for m in assess(scorer, "algo-07", wrong).misconceptions}
