@@ -11,7 +11,8 @@ others (its follow-up names what was said). An answer that shows nothing because
 neighbouring concept or stands only on wrong claims gets a hint toward what was asked, the wrong
 claim named first. A candidate who is stuck gets a hint; one who asks for
 more climbs the key point's ladder of hints, up to `max_hints` per question (even once the
-follow-ups are spent), while "I don't know" after a hint closes the question.
+follow-ups are spent), while "I don't know" after a hint, or to a follow-up past what was
+shown, closes the question.
 """
 
 from __future__ import annotations
@@ -114,6 +115,11 @@ def decide(
     if progress.stalls >= 2 and not (asked_for_hint and len(progress.hints) < limits.hints):
         return Decision(action="move_on", why="two follow-ups without progress", heard=heard)
     if asked_for_hint or action is CandidateAction.idk or Flag.dont_know in assessment.flags:
+        # "I don't know" to a follow-up beyond what was shown marks where the candidate's depth
+        # ends: the gold interviewers move on there (README, "twenty-fourth session"). A hint is for
+        # a candidate with nothing shown yet, or one who asks for it.
+        if not asked_for_hint and progress.follow_ups > 0 and assessment.depth >= 1:
+            return Decision(action="move_on", why="does not know what the follow-up asked", heard=heard)
         # Another hint when the candidate asks for one; "I don't know" after a hint closes the question.
         hint_target = _hint_target(question, assessment, progress.probed)
         if hint_target is None:

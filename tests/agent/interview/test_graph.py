@@ -214,8 +214,10 @@ async def test_idk_in_words_after_progress_keeps_the_depth(graph_driver, bank):
     depth = driver.progress.assessment.depth
     assert depth >= 2
     await driver.reply("answer", "I don't know")
-    assert driver.progress.assessment.depth == depth
-    assert driver.waiting["kind"] == "hint"
+    closed = driver.values["turns"][-1]
+    assert closed.assessment.depth == depth
+    assert closed.decision.action == "move_on", "not knowing what the follow-up asked closes the question"
+    assert driver.values["summaries"][0].depth == depth
 
 
 async def test_repeat_asks_the_same_thing_again_without_a_turn(graph_driver):

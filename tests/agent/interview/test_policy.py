@@ -127,17 +127,33 @@ def test_skip_moves_on_whatever_the_depth(question, depth):
 def test_a_hint_when_stuck_more_only_when_asked_for(question, action, flags):
     shown = ids_at(question, 1)[:1]
     state = assessment_for(question, shown, 1, flags=flags)
-    first = decide_at(question, state, action, progress(follow_ups=1))
+    first = decide_at(question, state, action, progress())
     assert (first.action, first.rung) == ("hint", 0)
     assert first.target in {kp.id for kp in question.key_points} - set(shown), "a hint points at a missing key point"
     assert first.target == first_untouched_point(question, shown)
-    second = decide_at(question, state, action, progress(follow_ups=2, hints=[first.target]))
+    second = decide_at(question, state, action, progress(follow_ups=1, hints=[first.target]))
     if action is CandidateAction.hint:
         assert (second.action, second.target, second.rung) == ("hint", first.target, 1), "the next rung"
-        third = decide_at(question, state, action, progress(follow_ups=3, max_follow_ups=6, hints=[first.target] * 2))
+        third = decide_at(question, state, action, progress(follow_ups=2, max_follow_ups=6, hints=[first.target] * 2))
         assert third.action == "move_on", "max_hints reached"
     else:
         assert second.action == "move_on", "still stuck after a hint"
+
+
+@pytest.mark.parametrize(
+    ("action", "flags"), [(CandidateAction.idk, [Flag.dont_know]), (CandidateAction.answer, [Flag.dont_know])]
+)
+def test_i_dont_know_to_a_follow_up_beyond_what_was_shown_closes_the_question(question, action, flags):
+    """Not knowing what a follow-up asked past the shown depth marks where the depth ends; with
+    nothing shown yet, or when the candidate asks for one, a hint comes instead."""
+    shown = ids_at(question, 1)[:1]
+    asked = progress(follow_ups=1, probed=ids_at(question, 2)[:1])
+    decision = decide_at(question, assessment_for(question, shown, 1, flags=flags), action, asked)
+    assert (decision.action, decision.why) == ("move_on", "does not know what the follow-up asked")
+    nothing_shown = decide_at(question, assessment_for(question, [], 0, flags=flags), action, asked)
+    assert nothing_shown.action == "hint"
+    asked_for = decide_at(question, assessment_for(question, shown, 1), CandidateAction.hint, asked)
+    assert asked_for.action == "hint"
 
 
 def test_the_hint_goes_to_the_key_point_just_asked_about(question):

@@ -241,8 +241,8 @@ def _script(bank) -> list[tuple[str, str]]:
         ("keywords", keyword_list(algo)),
         ("injection", GRADER_INSTRUCTIONS[0]),
         ("gibberish", "asdf qwer zxcv jkl;"),
-        ("chinese", zh_answer_for_levels(infra, 1, 2)),
         ("idk", "/idk"),
+        ("chinese", zh_answer_for_levels(infra, 1, 2)),
         ("skip", "/skip"),
     ]
 
