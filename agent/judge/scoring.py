@@ -128,6 +128,19 @@ def cap_to_recall(
     return ({k: e for k, e in evidence.items() if e.level == 1} if capped else evidence), capped
 
 
+def held_back(
+    read: dict[str, Evidence], kept: dict[str, Evidence], misconceptions: list[MisconceptionHit], near: list[Evidence]
+) -> list[Evidence]:
+    """The near misses, with the points a misconception's cap left uncredited added: said, in a
+    sentence other than a wrong claim's, so the interviewer does not ask for them as if unsaid, and
+    "I already said that" finds them (a trial's correct "相比 SFT，它训练的是 student 自己会走到的状态"
+    beside a wrong KL direction was asked for, and the protest rejected)."""
+    wrong = {m.quote for m in misconceptions}
+    held = [e for point_id, e in read.items() if point_id not in kept and e.quote not in wrong]
+    held_ids = {e.key_point for e in held}
+    return [*held, *(e for e in near if e.key_point not in held_ids)]
+
+
 @dataclass(frozen=True)
 class PreparedAnswer:
     """The part of an answer that is judged: its sentences minus those addressed to the grader."""
@@ -240,12 +253,14 @@ class RubricScorer:
         if adjacent or (strayed is True and (evidence or mentioned) and has_a_topic_of_its_own(content_text)):
             evidence, mentioned = {}, False
 
-        evidence, capped = cap_to_recall(
-            evidence, flags, bool(evidence) and is_keyword_list(content), bool(misconceptions)
-        )
+        keyword_list = bool(evidence) and is_keyword_list(content)
+        read_before_cap = evidence
+        evidence, capped = cap_to_recall(evidence, flags, keyword_list, bool(misconceptions))
         built_on_wrong = self.built_on_wrong_claims(evidence, misconceptions)
         if built_on_wrong:
             evidence, mentioned = {}, False
+        elif capped and not keyword_list:
+            near_misses = held_back(read_before_cap, evidence, misconceptions, near_misses)
         mentioned = mentioned or bool(evidence)
 
         if prepared.admits_a_gap and not evidence and not misconceptions:

@@ -34,6 +34,7 @@ from agent.judge.scoring import (
     assess_visit,
     cap_to_recall,
     flag_shows_nothing,
+    held_back,
     is_keyword_list,
     prepare_answer,
     reason_for,
@@ -177,10 +178,12 @@ def verified_assessment(
         _keep_offline_reading(offline, verified)
     evidence, misconceptions = verified.evidence, verified.misconceptions
     keyword_list = bool(evidence) and (is_keyword_list(prepared.content) or Flag.keyword_list.value in verdict.flags)
+    read = evidence
     evidence, capped = cap_to_recall(evidence, flags, keyword_list, bool(misconceptions))
+    held = held_back(read, evidence, misconceptions, []) if capped and not keyword_list else []
     nothing_shown = None if verified.mentioned else _nothing_shown(verdict, offline)
     flag_shows_nothing(flags, prepared.text, not readable, nothing_shown)
-    reading = Reading(evidence, misconceptions, flags, verified.mentioned, capped, prepared.note)
+    reading = Reading(evidence, misconceptions, flags, verified.mentioned, capped, prepared.note, held)
 
     def explain(depth: int, visit: Visit, supported: int) -> str:
         return _reason(question, depth, visit.covered, visit.missed, flags, verdict, supported, verified.dropped)

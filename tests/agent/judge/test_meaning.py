@@ -609,3 +609,29 @@ def test_trpos_hard_constraint_is_not_the_clip_taken_for_one(scorer):
         "The clip is a hard constraint: the ratio can never leave the band, so the policy stays in the trust region."
     )
     assert "clip-guarantees-trust-region" in {m.misconception for m in assess(scorer, "algo-07", wrong).misconceptions}
+
+
+def test_points_said_beside_a_wrong_claim_are_not_asked_for_as_if_unsaid(scorer):
+    """A blind trial (algo-17): the answer's wrong KL direction capped it at recall, and its correct
+    gains over SFT and RL vanished with the cap; the interviewer then asked for the gain over RL, and
+    "我刚才说过了" was rejected. They are held back as near misses: not credited, not asked first, and
+    recalled by the protest."""
+    from agent.brains.listening import recall
+    from agent.interview.policy import partly_shown
+    from agent.state import Turn
+
+    question = load_bank()["algo-17"]
+    answer = (
+        "OPD 的核心是让 student 自己 rollout，再用 teacher 对它生成的每个 token 给出 logprob，作为逐 token 的监督。"
+        "它的 loss 是 per-token 的 forward KL，也就是在 teacher 的分布上求期望，所以它是 mode-covering 的。"
+        "相比 SFT，它训练的是 student 自己会走到的状态，缓解了 exposure bias；"
+        "相比 RL，它给的是 dense 的 per-token 信号，而不是整条轨迹只有一个 0/1 reward。"
+    )
+    assessment = scorer.assess(question, answer, None)
+    assert [m.misconception for m in assessment.misconceptions] == ["opd-forward-kl"]
+    assert assessment.depth == 1, "still capped at recall"
+    gains = {"gain-over-sft", "gain-over-rl"}
+    assert gains <= set(assessment.missed) and gains <= partly_shown(assessment)
+    turns = [Turn(question=question.id, kind="ask", asked="...", answer=answer, assessment=assessment)]
+    found = recall(question, "gain-over-rl", turns)
+    assert found is not None and "dense 的 per-token 信号" in found.quote

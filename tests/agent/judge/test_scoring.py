@@ -157,6 +157,22 @@ def test_stated_misconception_caps_at_recall_and_reports_the_correction(bank, sc
         assert hits[wrong.id].quote in f"{good} {sentence}"
 
 
+@pytest.mark.parametrize("qid", BANK_IDS)
+def test_points_a_misconception_leaves_uncredited_are_held_back_as_near_misses(bank, scorer, qid):
+    """Said, but not credited because the answer stands on a wrong claim: the interviewer must not
+    ask for them as if unsaid, so they stay as near misses; the wrong claim's own sentence credits nothing."""
+    question = bank[qid]
+    good = answer_for_levels(question, 1, 2)
+    credited = _covered(scorer.assess(question, good, None))
+    wrong = stating(question.misconceptions[0].cues.en[0])
+    result = scorer.assess(question, f"{good} {wrong}", None)
+    uncredited = {kp.id for kp in points(question, 2)} & credited - _covered(result)
+    assert uncredited, "the cap should have left a level-2 point uncredited"
+    held = {e.key_point: e.quote for e in result.near_misses}
+    assert uncredited <= set(held), uncredited - set(held)
+    assert all(held[p] in good for p in uncredited)
+
+
 def test_a_lone_reasoning_point_needs_recall_beside_it_to_show_the_mechanism(question):
     """`reasoning_needs_recall`: a level-3 point stands for the mechanism only with a level-1 point
     shown too; otherwise the answer stays at recall."""
