@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 
 from agent.judge.misattribution import misattributions_in
-from agent.judge.referents import OPENING_PRONOUN, resolve
+from agent.judge.referents import resolve
 from agent.judge.siblings import about_another_algorithm, names_a_sibling_instead, sibling_swapped_in
 from agent.state import Evidence, MisconceptionHit
 from agent.text import (
@@ -323,11 +323,9 @@ def _by_meaning(
             for point_id, p in clause.probability.items():
                 claims.reach[point_id] = max(claims.reach.get(point_id, 0.0), p)
             # A claim a clause makes is the sentence's, quoted whole (the evidence stays the candidate's sentence).
-            # A clause that opens on "it"/它 has lost what it stands for: "so it does not drift into
-            # reward hacking" (the policy) was read alone as GRPO's KL-in-the-loss point.
             claims.points += [
                 dataclasses.replace(c, quote=sentence)
-                for c in ([] if OPENING_PRONOUN.match(clause.sentence) else clause.points)
+                for c in clause.points
                 if c.key_point not in {p.key_point for p in claims.points}
             ]
             # A clause read alone loses its context ("每一步 batch 里的序列组成都不一样" read as *sequences

@@ -635,15 +635,3 @@ def test_points_said_beside_a_wrong_claim_are_not_asked_for_as_if_unsaid(scorer)
     turns = [Turn(question=question.id, kind="ask", asked="...", answer=answer, assessment=assessment)]
     found = recall(question, "gain-over-rl", turns)
     assert found is not None and "dense 的 per-token 信号" in found.quote
-
-
-def test_a_clause_that_opens_on_it_credits_nothing_by_itself(scorer):
-    """A blind trial (algo-08): "…, so it does not drift into reward hacking …" (it: the policy), read
-    as a clause alone, credited GRPO's KL-in-the-loss point, which the sentence says nothing about."""
-    question = load_bank()["algo-08"]
-    sentence = (
-        "The KL term keeps the policy close to the reference model, usually the SFT checkpoint, so it does "
-        "not drift into reward hacking or degenerate text while chasing the reward."
-    )
-    credited = {e.key_point for e in scorer.assess(question, sentence, None).covered}
-    assert credited == {"reference-anchor"}
