@@ -20,9 +20,13 @@ from agent.judge.siblings import SYSTEMS, members
 HEDGE = (
     r"(?:(?:so|and|but|then|also|i think|i believe|i remember|i recall|iirc|as far as i know|afaik)"
     r"(?:,| that)?\s+|"
-    r"(?:所以|但是|但|而且|然后|并且|我记得|我觉得|我认为|我印象里|我印象中|印象中|印象里|好像|据我所知)[，,]?\s*)?"
+    r"(?:when|once|after|whenever|during) [^,.;]{1,60}, |"
+    r"(?:所以|但是|但|而且|然后|并且|我记得|我觉得|我认为|我印象里|我印象中|印象中|印象里|好像|据我所知)[，,]?\s*|"
+    r"[^，,。；;它其]{1,20}?(?:的时候|之后|以后)[，,]?\s*)?"
 )
-"""What may come before the pronoun: a connective or a hedge ("so it", "我记得它", "所以它")."""
+"""What may come before the pronoun: a connective, a hedge or a time clause ("so it", "我记得它",
+"所以它", "when the weights change, it", "权重更新的时候它": a trial's AReaL sentence, read without
+its subject, fell under the bar of the very point it makes)."""
 OPENING_PRONOUN = re.compile(
     rf"^(?P<hedge>{HEDGE})(?:(?P<en>it(?:'s|’s| is)?)(?=\s)|(?P<zh>[它其])(?!们))",
     re.IGNORECASE,
@@ -58,7 +62,9 @@ def _with_referent(sentence: str, referent: str | None) -> str:
     copula = " is" if opening["en"] and len(opening["en"]) > 2 else ""
     rest = sentence[opening.end() :]
     gap = " " if rest[:1] and not rest[:1].isspace() and not copula else ""
-    hedge = opening["hedge"] + (" " if opening["hedge"] and not opening["hedge"][-1].isspace() else "")
+    hedge = opening["hedge"] + (
+        " " if opening["hedge"] and not opening["hedge"][-1].isspace() and opening["hedge"][-1] != "，" else ""
+    )
     return f"{hedge}{referent}{copula}{gap}{rest}"
 
 

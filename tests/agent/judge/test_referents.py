@@ -23,6 +23,14 @@ KEEPS = "我记得它会保留旧的 KV cache，直接用新权重接着 decode�
         ("I think verl's core is HybridFlow.", "I think it supports async too.", "I think verl supports async too."),
         ("AReaL interrupts generation.", "So it keeps the old KV cache.", "So AReaL keeps the old KV cache."),
         (AREAL, "所以它会保留旧的 KV cache。", "所以 AReaL 会保留旧的 KV cache。"),
+        # After a time clause (a blind trial's AReaL sentence, twenty-fourth session).
+        (AREAL, "权重更新的时候它会把旧的 KV cache 丢掉。", "权重更新的时候 AReaL 会把旧的 KV cache 丢掉。"),
+        (AREAL, "权重更新之后，它会重新 prefill。", "权重更新之后，AReaL 会重新 prefill。"),
+        (
+            "AReaL interrupts generation.",
+            "When the weights change, it drops the old KV cache.",
+            "When the weights change, AReaL drops the old KV cache.",
+        ),
     ],
 )
 def test_an_opening_pronoun_is_read_as_the_one_system_the_sentence_before_names(before, sentence, read):
@@ -44,6 +52,8 @@ def test_an_opening_pronoun_is_read_as_the_one_system_the_sentence_before_names(
         ("AReaL interrupts generation.", "它和 PipelineRL 不一样。"),
         # A phase is not a system: "decode" before leaves "it" open.
         ("Decode is memory-bound.", "It keeps the old KV cache."),
+        # "It" inside the time clause, not the subject after it.
+        ("AReaL interrupts generation.", "When it is done, we move on."),
     ],
 )
 def test_a_pronoun_with_no_single_system_to_stand_for_is_left_as_written(before, sentence):
@@ -86,3 +96,16 @@ def test_the_same_sentence_naming_another_framework_is_not_charged(scorer):
     answer = "PipelineRL 的做法不一样。它会保留旧的 KV cache，直接用新权重接着 decode。"
     assessment = scorer.assess(BANK["infra-09"], answer, None)
     assert "areal-keeps-cache" not in {m.misconception for m in assessment.misconceptions}
+
+
+def test_a_point_made_through_a_pronoun_after_a_time_clause_is_credited(scorer):
+    """A blind trial (twenty-fourth session): AReaL's discarding of the KV cache, said with 它 after
+    "权重更新的时候", was read without its subject (0.89, under the bar) and listed as not shown."""
+    answer = (
+        "AReaL 里不会保留。权重更新的时候它会 interrupt 正在生成的请求，把旧权重算出来的 KV cache 丢掉，"
+        "然后用新权重对已经生成的 prefix 重新做一次 prefill，再接着 decode。"
+    )
+    assessment = scorer.assess(BANK["infra-09"], answer, None)
+    shown = {e.key_point: e.quote for e in assessment.covered}
+    assert "areal-discards" in shown
+    assert shown["areal-discards"].startswith("权重更新的时候它会"), "quoted as said"
