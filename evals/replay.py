@@ -20,6 +20,7 @@ import numpy as np
 import yaml
 
 from agent.brains.brain import Brain
+from agent.brains.listening import partly_said
 from agent.brains.request import WriteRequest
 from agent.brains.wording import respond
 from agent.interview.graph import next_decision
@@ -223,7 +224,10 @@ async def _replay_turn(
     if decision.action == "move_on":
         return decision, None, _spent(progress)
     refs = retriever.references(question.id, judged_text(reply))
-    request = WriteRequest(question, decision, assessment, tuple(refs), lang, progress.follow_ups, progress.probed)
+    partly = partly_said(question, assessment, on_question)
+    request = WriteRequest(
+        question, decision, assessment, tuple(refs), lang, progress.follow_ups, progress.probed, partly
+    )
     text = await brain.write(request)
     target = decision.target or ""
     hints = (*progress.hints, target) if decision.action == "hint" else progress.hints

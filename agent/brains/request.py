@@ -3,7 +3,8 @@ the replay), read by every brain."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from agent.state import Assessment, Decision, Reference
 from knowledge.models import Question
@@ -24,3 +25,6 @@ class WriteRequest:
     asked: tuple[str, ...] = ()
     """The targets the candidate has been asked about on the question already: a hint that only
     repeats such a target's question is passed over."""
+    partly: Mapping[str, str] = field(default_factory=dict)
+    """Missing key points the candidate said something toward in any turn on the question, with
+    their words (`listening.partly_said`): `assessment.near_misses` holds the last answer's only."""

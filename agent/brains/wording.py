@@ -273,12 +273,14 @@ def phrase(request: WriteRequest) -> str:
             # with "我们来看另一部分：PPO epoch 数怎么选").
             on_part = {kp.id for kp in question.points_of(point.part)}
             named = bool(on_part & covered)
-            touched = any(
-                e.key_point in on_part
-                and (e.strength or 0) >= NEAR_STRENGTH
-                and _names_part(question, point.part, e.quote)
-                for e in assessment.near_misses
-            )
+            # Said toward in this answer, or in an earlier one (a trial's first answer gave why DAPO
+            # drops the KL, capped by a wrong claim beside it, and was later told "You haven't got to
+            # why methods such as DAPO and GSPO drop it yet").
+            began = [
+                *((e.key_point, e.quote) for e in assessment.near_misses if (e.strength or 0) >= NEAR_STRENGTH),
+                *request.partly.items(),
+            ]
+            touched = any(point_id in on_part and _names_part(question, point.part, quote) for point_id, quote in began)
             part = part_name(question.part(point.part), lang)
             kind = "part_further" if named else "part_touched" if touched else "new_part"
             if lead:  # after "I couldn't find that", "You made a start on X" read as a contradiction

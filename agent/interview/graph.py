@@ -253,8 +253,16 @@ async def follow_up(state: InterviewState, runtime: Runtime[InterviewContext]) -
     brain = runtime.context.brain
     brain.recall(state.get("brain_memory"))
     spoken = state.get("spoken", 0)
+    on_question = [t for t in state["turns"] if t.question == turn.question]
     request = WriteRequest(
-        question, decision, assessment, tuple(progress.references), state.get("lang", "en"), spoken, progress.probed
+        question,
+        decision,
+        assessment,
+        tuple(progress.references),
+        state.get("lang", "en"),
+        spoken,
+        progress.probed,
+        partly_said(question, assessment, on_question),
     )
     text = await brain.write(request, on_token=lambda token: _emit(runtime, Token(token)))
     kind: PromptKind = "hint" if decision.action == "hint" else "follow_up"

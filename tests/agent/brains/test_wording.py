@@ -249,6 +249,26 @@ def test_a_part_the_candidate_began_on_is_not_called_unanswered(bank, lang):
     assert said_in(line, lang, "part_touched") and not said_in(line, lang, "new_part"), line
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_part_begun_on_in_an_earlier_answer_is_not_called_unanswered(bank, lang):
+    """A blind trial (algo-08): the first answer said why DAPO drops the KL (uncredited: a wrong claim
+    beside it capped the answer), and after the correction the follow-up opened "You haven't got to
+    why methods such as DAPO and GSPO drop it yet". The last answer's near misses are not all that
+    was said: what earlier answers said toward the part counts too."""
+    question = bank["algo-08"]
+    fixed = Evidence(
+        key_point="kl-in-loss", level=2, quote="The KL is a separate term in the loss.", how="meaning", strength=0.97
+    )
+    assessment = Assessment(
+        question=question.id, depth=2, answer_depth=2, covered=[fixed], new=[fixed.key_point], near_misses=[]
+    )
+    decision = Decision(action="follow_up", target="kl-ref-vs-trust-region")
+    earlier = {"why-drop-in-rlvr": "DAPO and GSPO drop it because long reasoning must move far from the start."}
+    assert said_in(phrase(WriteRequest(question, decision, assessment, (), lang, 0)), lang, "new_part")
+    line = phrase(WriteRequest(question, decision, assessment, (), lang, 0, partly=earlier))
+    assert said_in(line, lang, "part_touched") and not said_in(line, lang, "new_part"), line
+
+
 def cispo_near_miss(quote: str) -> Evidence:
     """A sentence the judge read as near algo-07's point on what CISPO clips."""
     return Evidence(key_point="cispo-clips-weight", level=2, quote=quote, how="meaning", strength=0.6)
