@@ -3,7 +3,8 @@
 The order of targets: a stated misconception is challenged at once; then the first part of the
 question not answered yet (nothing said toward it beyond naming a concept), until something is
 shown on it; then depth within the parts (the lowest-level key point still missing), and once
-levels 1-3 are shown, the rubric's missing level-4 points before our expert probes (the gold
+levels 1-3 are shown (and every part has something shown, its basic points asked first), the
+rubric's missing level-4 points before our expert probes (the gold
 interviewers ask for the question's own expert content, numbers and evidence, before a scenario
 of ours: README, "2026-12-03, fourth session"). A target already shown is never
 asked, one already asked never again, and one the candidate has partly said comes after the
@@ -67,6 +68,14 @@ def next_probe(
             return target
     if assessment.depth < 3:
         return first(askable)
+    # A part with nothing shown on it opens with its own basic question, even when a weak near miss
+    # (another sentence read as half-saying it) took it off the untouched list: a blind trial was
+    # asked for CISPO's full objective and reported speedup before saying anything about CISPO.
+    for part in question.parts:
+        if not any(kp.id in covered for kp in question.points_of(part.id)):
+            target = first([kp for kp in missing if kp.part == part.id and kp.level < 4])
+            if target:
+                return target
     expert_point = first([kp for kp in missing if kp.level >= 4])
     if expert_point:
         return expert_point

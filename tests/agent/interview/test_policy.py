@@ -306,6 +306,25 @@ def test_expert_depth_with_an_untouched_part_asks_that_part(question):
     assert decision.action == "follow_up" and question.key_point(decision.target).part == part.id
 
 
+@pytest.mark.parametrize("qid", BANK_IDS)
+def test_a_part_with_nothing_shown_opens_with_its_basic_question_though_half_said(bank, qid):
+    """The twenty-fourth session's blind trial (algo-07, depth 3): a sentence about the min was read
+    as half-saying CISPO's motivation, which took the CISPO part off the untouched list, and the
+    follow-up asked for CISPO's full objective and reported speedup (level 4) first."""
+    question = bank[qid]
+    for part in question.parts:
+        basic = [kp for kp in question.points_of(part.id) if kp.level < 4]
+        if not basic or len(question.parts) < 2:
+            continue
+        shown = [kp.id for kp in question.key_points if kp.part != part.id]
+        half_said = [kp.id for kp in question.points_of(part.id)]
+        decision = decide_at(
+            question, assessment_for(question, shown, 3), CandidateAction.answer, progress(partly=half_said)
+        )
+        assert decision.action == "follow_up"
+        assert decision.target == min(basic, key=lambda kp: kp.level).id, part.id
+
+
 def test_a_request_to_move_on_moves_on(question):
     state = assessment_for(question, ids_at(question, 1), 1)
     decision = decide_at(question, state, CandidateAction.answer, progress(heard=Heard.move_on))
