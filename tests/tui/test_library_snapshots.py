@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input
-from tui_helpers import settle, wait_loaded, wait_until
+from tui_helpers import settle, still, wait_loaded, wait_until
 
 from tui.screens.library import LibraryScreen
 from tui.screens.question import QuestionScreen
@@ -23,14 +22,6 @@ def no_exemplars(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     import agent.learner.library
 
     monkeypatch.setattr(agent.learner.library, "EXEMPLAR_DIR", tmp_path / "no-exemplars")
-
-
-async def still(pilot: Pilot) -> None:
-    await settle(pilot)
-    for field in pilot.app.screen.query(Input):
-        field.cursor_blink = False
-    pilot.app.clear_notifications()
-    await settle(pilot)
 
 
 async def to_library_search(pilot: Pilot) -> None:

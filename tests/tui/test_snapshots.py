@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import TextArea
-from tui_helpers import answer, make_sessions, settle, skip_to_review, start, wait_loaded, wait_until
+from tui_helpers import answer, make_sessions, skip_to_review, start, still, wait_loaded, wait_until
 
 import agent.interview.sessions
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.history import HistoryScreen
 from tui.screens.report import ReportScreen
 from tui.screens.review import ReviewScreen
-from tui.widgets.side_panel import SidePanel
 
 SIZES = [pytest.param((120, 40), id="120x40"), pytest.param((80, 24), id="80x24")]
 CLIP_ANSWER = "PPO clips the probability ratio to 1 - epsilon and 1 + epsilon, because it keeps the update small."
@@ -28,22 +26,6 @@ CLIP_ANSWER = "PPO clips the probability ratio to 1 - epsilon and 1 + epsilon, b
 def frozen_dates(monkeypatch: pytest.MonkeyPatch) -> None:
     """Session start/update stamps as History shows them."""
     monkeypatch.setattr(agent.interview.sessions, "now", lambda: "2025-03-14T09:30:00+00:00")
-
-
-async def still(pilot: Pilot) -> None:
-    """Idle interviewer, no blinking cursor, no toast, the side panel measured: the same picture on
-    every run.
-
-    The side panel is re-measured because its height is otherwise whatever it was when something
-    last laid it out (see test_pilot.py::test_side_panel_shows_the_thinking_status_in_full)."""
-    await settle(pilot)
-    for screen in pilot.app.screen_stack:
-        for editor in screen.query(TextArea):
-            editor.cursor_blink = False
-        for panel in screen.query(SidePanel):
-            panel.refresh(layout=True)
-    pilot.app.clear_notifications()
-    await settle(pilot)
 
 
 async def to_interview(pilot: Pilot) -> None:

@@ -15,6 +15,7 @@ from knowledge.models import Question
 from tui.messages import AgentMessage
 from tui.screens.report import ReportScreen
 from tui.screens.review import ReviewScreen
+from tui.widgets.side_panel import SidePanel
 from tui.widgets.transcript import CandidateTurn, InterviewerTurn
 
 WAIT_S = 15.0
@@ -42,6 +43,25 @@ async def settle(pilot: Pilot) -> None:
         await pilot.pause()
         await pilot.app.workers.wait_for_complete()
     await pilot.pause()
+
+
+async def still(pilot: Pilot) -> None:
+    """Idle, no blinking cursor, no toast, the side panel measured: the same picture on every run.
+
+    The side panel is re-measured because its height is otherwise whatever it was when something
+    last laid it out (see test_pilot_interview.py::test_side_panel_shows_the_thinking_status_in_full)."""
+    await settle(pilot)
+    for screen in pilot.app.screen_stack:
+        for field in screen.query("TextArea, Input"):
+            field.cursor_blink = False
+            # A TextArea caches a line under the same key with blinking off as in the dark half of
+            # a blink, so a cursor caught dark stayed dark in the picture: on a loaded machine the
+            # wait above outlasts the 0.5 s blink (#15's stress runs). A style update drops the cache.
+            field.notify_style_update()
+        for panel in screen.query(SidePanel):
+            panel.refresh(layout=True)
+    pilot.app.clear_notifications()
+    await settle(pilot)
 
 
 async def wait_loaded(pilot: Pilot) -> None:
