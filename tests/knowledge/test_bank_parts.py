@@ -1,9 +1,11 @@
 """Parts, hints and clarifications in the bank (issue 13): every shipped question lists its parts
 and every key point names one, has a ladder of three hints in both languages that does not give its
-statement away, and every question can answer a clarifying question. A bad part is located."""
+statement away and does not open by rewording its probe, and every question can answer a clarifying
+question. A bad part is located."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -25,7 +27,22 @@ def test_every_key_point_names_a_part_and_climbs_a_ladder_of_hints(qid):
         assert len({h.en for h in point.hints}) == 3 and len({h.zh for h in point.hints}) == 3
         for hint in point.hints:
             assert hint_gives_nothing_away(hint.en, point.statement), (point.id, hint.en)
+        assert word_overlap(point.hints[0].en, point.probe.en) < REWORDING, (
+            point.id,
+            "the first hint rewords the probe",
+        )
     assert question.clarifications, "an answer to at least one clarifying question"
+
+
+REWORDING = 0.35
+"""Shared words (Jaccard) from which a first hint is the probe said again: a stuck candidate got
+"Is there one answer that holds for every framework?" after "Is that the universal choice?" and
+learnt nothing (a blind trial, twenty-fourth session); the reworded hints shared 0.30-0.53."""
+
+
+def word_overlap(a: str, b: str) -> float:
+    words_a, words_b = (set(re.findall(r"[a-z0-9']+", text.lower())) for text in (a, b))
+    return len(words_a & words_b) / len(words_a | words_b)
 
 
 def test_a_key_point_naming_an_unknown_part_is_located(tmp_path: Path, valid_entry):
