@@ -9,7 +9,7 @@ import itertools
 from datetime import UTC, datetime
 
 import pytest
-from agent_helpers import explain
+from agent_helpers import GraphDriver, explain
 
 from agent.brains.wording import opening, part_name, restates_its_probe
 from agent.interview.events import QuestionDone
@@ -401,13 +401,20 @@ async def test_a_hint_asked_for_in_words_is_not_judged_as_an_answer(graph_driver
     assert driver.waiting["kind"] == "hint"
 
 
-async def test_a_hint_that_only_asks_the_probe_again_is_passed_over(graph_driver, bank):
+async def test_a_hint_that_only_asks_the_probe_again_is_passed_over(bank, notes_retriever):
     """A trial: right after the probe "For a token with positive advantage, what happens to its
     gradient ...?", the first hint asked "For which tokens does clipping actually change the
-    gradient?", the same question again. Once the probe is asked, the ladder starts a rung higher."""
-    point = bank["algo-07"].key_point("zero-gradient-cases")
-    assert restates_its_probe(bank["algo-07"], point.id, "en"), "the test's premise"
-    driver = graph_driver(plan=["algo-07"])
+    gradient?", the same question again. Once the probe is asked, the ladder starts a rung higher.
+    (The bank's hints no longer do this; a question of the user's own may, so that hint is put back.)"""
+    question = bank["algo-07"]
+    point = question.key_point("zero-gradient-cases")
+    again = point.hints[0].model_copy(update={"en": "For which tokens does clipping actually change the gradient?"})
+    point = point.model_copy(update={"hints": [again, *point.hints[1:]]})
+    question = question.model_copy(
+        update={"key_points": [point if kp.id == point.id else kp for kp in question.key_points]}
+    )
+    assert restates_its_probe(question, point.id, "en"), "the test's premise"
+    driver = GraphDriver({**bank, "algo-07": question}, notes_retriever, ["algo-07"])
     await driver.start()
     await driver.reply("answer", "PPO clips the ratio to 1 plus or minus epsilon.")
     assert driver.waiting["target"] == point.id and point.probe.en in driver.waiting["text"]
