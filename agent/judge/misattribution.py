@@ -24,11 +24,14 @@ CONTRAST = re.compile(
 )
 """Where one claim ends and the next begins: a term is never bound across a contrast."""
 SHARED = re.compile(
-    r"\b(?:like|similar|similarly|equivalent|comparable|akin|both|respectively|either|each|vs|versus|or)\b|"
+    r"\b(?:like|similar|similarly|equivalent|comparable|akin|both|respectively|either|vs|versus|or)\b|"
+    r"\beach\b(?!\s+(?:token|solution|response|sample|answer|sequence|prompt|step|rank|gpu|expert|layer|request|query|batch|example|problem|question)s?\b)|"
     r"类似|相当于|一样|都(?:是|用|有|能|会|可以|支持|采用|基于|在)|两者|分别|或"
 )
 """Comparison or sharing: a stretch that says one of these binds nothing. 都 only as "both do"
-("vLLM 和 SGLang 都用 ..."), not as "each time" ("每生成一个 token 都要做完整的矩阵乘")."""
+("vLLM 和 SGLang 都用 ..."), not as "each time" ("每生成一个 token 都要做完整的矩阵乘"); "each" only as
+"each of them", not as "for each solution" (a trial's "R1-Zero was trained with PPO against a
+learned reward model that scored whether each solution was correct" bound nothing)."""
 DENIED = re.compile(r"\b(?:wrong|myth|false|incorrect|untrue|mistaken)\b|误解|错误|说法不对|并不是")
 """A stretch that calls something wrong ("it's wrong to say SFT is mode-seeking") asserts nothing."""
 NEGATED = re.compile(r"\b(?:not|no|never|without|neither|nor|loses?|lost|lacks?|drops?)\b|n't|没|不|无|非|丢|失去")

@@ -76,6 +76,20 @@ BANK = load_bank()
             {("only shards the optimizer states", "ZeRO-3")},
         ),
         ("ZeRO-3 只切优化器状态，参数和梯度不切。", {("只切优化器状态", "ZeRO-3")}),
+        # The twenty-sixth session's blind trial: FP8's layouts swapped in Chinese ("FP8 的 E5M2" is a
+        # possessive, so its first clause binds nothing), and R1-Zero given InstructGPT's recipe, its
+        # "each solution" no longer read as "each of them".
+        (
+            "E4M3 指数位多、动态范围大，所以反向的梯度用 E4M3。",
+            {("指数位多", "E4M3 (4 exponent bits, 3 mantissa bits)")},
+        ),
+        ("E5M2 尾数位更多、精度更高。", {("尾数位更多", "E5M2 (5 exponent bits, 2 mantissa bits)")}),
+        (
+            "DeepSeek-R1-Zero was trained with PPO against a learned neural reward model that scored whether each solution was correct.",
+            {("ppo", "DeepSeek-R1-Zero")},
+        ),
+        ("R1-Zero 是用 PPO 训练的，奖励来自一个神经网络奖励模型。", {("ppo", "DeepSeek-R1-Zero")}),
+        ("InstructGPT used rule-based rewards.", {("rule-based rewards", "InstructGPT")}),
     ],
 )
 def test_a_term_given_to_a_rival_is_found(sentence, given):
@@ -130,6 +144,12 @@ def test_a_term_given_to_a_rival_is_found(sentence, given):
         "ZeRO-1 only shards the optimizer states, ZeRO-2 adds the gradients, and ZeRO-3 shards the parameters too.",
         "ZeRO-3 shards the parameters, gradients and optimizer states across the ranks.",
         "ZeRO-1 只切优化器状态，ZeRO-3 连参数也切。",
+        "E4M3 尾数位更多，E5M2 指数位更多。",
+        "R1-Zero used GRPO with rule-based rewards instead of a learned reward model.",
+        "InstructGPT used PPO with a learned reward model, while R1-Zero used GRPO.",
+        "R1-Zero did not use a neural reward model.",
+        "R1-Zero's GRPO keeps the PPO clip but drops the critic.",
+        "vLLM and SGLang each use their own KV-cache design, PagedAttention and RadixAttention.",
     ],
 )
 def test_right_negated_compared_or_asked_bindings_are_left_alone(sentence):
