@@ -42,6 +42,12 @@ class Brain(Protocol):
         """Take the current session up from what was saved with it (`None`: nothing was)."""
         ...
 
+    @property
+    def judge(self) -> MeaningJudge | None:
+        """The offline judge by meaning (None without its data): the interviewer re-reads earlier
+        answers with it when the candidate says a point was already made."""
+        ...
+
 
 class OfflineBrain:
     """Rubric scoring and the bank's probes, phrased from our templates. No model, no network."""

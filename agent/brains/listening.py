@@ -9,6 +9,7 @@ is, or when it opens the reply: "As I said, the ratio is clipped..." is an answe
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -344,11 +345,21 @@ def partly_said(question: Question, assessment: Assessment, turns: list[Turn]) -
     return out
 
 
-def recall(question: Question, target: str, turns: list[Turn]) -> Evidence | None:
+RECALLED = 0.5
+"""An earlier sentence the judge reads as this likely the point the candidate says they made (short
+of its bar) bears the protest out, as a reply to the point's own probe would (`ANSWERED_PROBE`)."""
+
+
+def recall(
+    question: Question, target: str, turns: list[Turn], read: Callable[[KeyPoint, str], float] | None = None
+) -> Evidence | None:
     """On "I already said that": the earlier words that bear the target out, if any. A near miss of
-    the judge, or a sentence that answers the target's probe; a cue named in passing is not enough,
-    nor words that cannot show the point whatever they read like (a point that is its figures,
-    recalled from a sentence without one, was credited to a trial's protest)."""
+    the judge; an earlier sentence `read` (the judge by meaning) takes for the target, now that the
+    candidate points at it (a trial's "太小的话一组里经常全对或者全错，优势全是零" was read at 0.75 as the
+    group-size point but recorded only as a near miss of another, and the protest was turned down);
+    or a sentence that answers the target's probe. A cue named in passing is not enough, nor words
+    that cannot show the point whatever they read like (a point that is its figures, recalled from a
+    sentence without one, was credited to a trial's protest)."""
     if target not in {kp.id for kp in question.key_points}:
         return None
     point = question.key_point(target)
@@ -364,6 +375,12 @@ def recall(question: Question, target: str, turns: list[Turn]) -> Evidence | Non
         best = max(near, key=lambda e: e.strength or 0)
         return best.model_copy(update={"how": "recalled", "level": point.level})
     said = [s for s in said_on_question(turns) if not cannot_be_taken_for(question, point, s)]
+    if read is not None and said:
+        strength, best_read = max((read(point, s), s) for s in said)
+        if strength >= RECALLED:
+            return Evidence(
+                key_point=target, level=point.level, quote=best_read, how="recalled", strength=round(strength, 3)
+            )
     sentence = said_toward(question, point, said)
     return Evidence(key_point=target, level=point.level, quote=sentence, how="recalled") if sentence else None
 

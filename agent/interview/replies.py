@@ -4,13 +4,15 @@ from the earlier answers; what follows a hint marked as hinted)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from agent.brains.brain import Brain
 from agent.brains.listening import HINT_AGAIN, asks_which, hear, recall, strip_meta
 from agent.judge.claims import cannot_be_taken_for
 from agent.judge.scoring import depth_of, reason_for
 from agent.state import Assessment, CandidateAction, Evidence, Flag, Heard, ModelUse, Turn
 from agent.text import HINT_REQUEST, one_per_line, sentences
-from knowledge.models import Question
+from knowledge.models import KeyPoint, Question
 
 ANSWERED_IN_PLACE = (Heard.clarify, Heard.repeat, Heard.wait, Heard.terse)
 """Replies the interviewer answers in words, then waits on the same question: nothing is judged."""
@@ -64,7 +66,9 @@ async def judge_reply(
     else:
         assessment = unchanged(question, prior, turn.action)
     if turn.heard is Heard.already_said:
-        assessment = _credit_recalled(question, assessment, turn.target, earlier)
+        judge = brain.judge
+        read = (lambda point, sentence: judge.point_probability(question, point, sentence)) if judge else None
+        assessment = _credit_recalled(question, assessment, turn.target, earlier, read)
     elif turn.kind != "ask" and has_content(turn):
         assessment = _credit_answered_probe(question, assessment, turn.target)
     return assessment
@@ -111,11 +115,17 @@ def unchanged(question: Question, prior: Assessment | None, action: CandidateAct
     )
 
 
-def _credit_recalled(question: Question, assessment: Assessment, target: str | None, earlier: list[Turn]) -> Assessment:
+def _credit_recalled(
+    question: Question,
+    assessment: Assessment,
+    target: str | None,
+    earlier: list[Turn],
+    read: Callable[[KeyPoint, str], float] | None,
+) -> Assessment:
     """On "I already said that": credit the target from the earlier answers when they bear it out."""
-    if target not in assessment.missed:
+    if target is None or target not in assessment.missed:
         return assessment
-    found = recall(question, target, earlier)
+    found = recall(question, target, earlier, read)
     return assessment if found is None else _credited(question, assessment, found)
 
 

@@ -94,6 +94,10 @@ class LLMBrain:
             exchange=session.exchange,
         )
 
+    @property
+    def judge(self) -> MeaningJudge | None:
+        return self.offline.judge
+
     def recall(self, memory: BrainMemory | None) -> None:
         session = self._session()
         saved = memory or BrainMemory()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from agent.interview.replies import judged_text
-from agent.state import CandidateAction, Turn
+from agent.state import CandidateAction, Evidence, Heard, Turn
 
 
 def test_a_question_back_beside_a_hint_request_is_not_judged():
@@ -56,3 +56,46 @@ def test_an_answer_to_a_key_points_own_follow_up_is_read_as_answering_it():
 def test_the_same_words_elsewhere_stay_a_near_miss():
     assert "memory-compute-saving" not in _judged("ask", None), "out of the blue the bar is the judge's"
     assert "memory-compute-saving" not in _judged("follow_up", "kl-ref-vs-trust-region"), "asked something else"
+
+
+GROUPS_SAID = (
+    "group size 就是每道题采几个回答，太小的话一组里经常全对或者全错，优势全是零，这道题就白采了；"
+    "太大又费生成的算力，常见是 8 到 16。"
+)
+"""The start of a blind trial's first answer on algo-12: the group-size point in plain words, which
+the judge reads as likely that point (short of its bar) but recorded as a near miss of another."""
+
+
+def _recalled_on_protest(target: str) -> dict[str, Evidence]:
+    """Credits after "我刚才已经说过了。" to a follow-up on `target`, the one earlier answer being GROUPS_SAID."""
+    from agent.brains.brain import OfflineBrain
+    from agent.interview.replies import judge_reply
+    from agent.judge.meaning import shared_judge
+    from knowledge.bank import load_bank
+
+    brain = OfflineBrain(judge=shared_judge("e5"))
+    question = load_bank()["algo-12"]
+    first = Turn(question="algo-12", kind="ask", asked=question.prompt.zh, answer=GROUPS_SAID)
+    first = first.model_copy(update={"assessment": asyncio.run(brain.assess(question, GROUPS_SAID, None))})
+    protest = Turn(
+        question="algo-12",
+        kind="follow_up",
+        asked="...",
+        target=target,
+        heard=Heard.already_said,
+        answer="我刚才已经说过了。",
+    )
+    assessment = asyncio.run(judge_reply(brain, question, protest, first.assessment, [first]))
+    return {e.key_point: e for e in assessment.covered}
+
+
+def test_a_protest_is_borne_out_by_an_earlier_sentence_read_as_the_point():
+    """The trial was told "我重新看了一遍你说的，没找到这部分" though it had said it in plain words."""
+    credited = _recalled_on_protest("group-size-signal")
+    assert "group-size-signal" in credited
+    assert credited["group-size-signal"].how == "recalled"
+    assert "全对或者全错" in credited["group-size-signal"].quote
+
+
+def test_a_protest_about_something_never_said_credits_nothing():
+    assert "learning-rate-control" not in _recalled_on_protest("learning-rate-control")
