@@ -340,20 +340,24 @@ in some wrong claims, and an interviewer who calls those correct teaches the can
 
 
 def _acknowledge(question: Question, assessment: Assessment, voice: Voice, besides: str | None = None) -> str | None:
-    """What the answer got right, in the candidate's words when a clause of theirs carries it (a
-    list of terms is acknowledged, not quoted). `besides` is a clause the line quotes already: one
-    quote a line ("你提到“A”。你前面提到“B”，能再说具体一点吗？" read as two half-thoughts)."""
+    """What the answer got right, in the candidate's words: the clause of theirs that carries it.
+    `besides` is a clause the line quotes already: one quote a line ("你提到“A”。你前面提到“B”，能再说
+    具体一点吗？" read as two half-thoughts). An affirmation always names what it affirms: a bare
+    "That's right." (there was one beside another quote, and for a list of terms) reads as approval
+    of the whole answer, and a blind trial's answer got one with a planted error standing in it
+    ("R1-Zero was trained with PPO against a learned neural reward model")."""
     fresh = [e for e in assessment.covered if e.key_point in assessment.new]
     if not fresh:
         return None
     best = max(fresh, key=lambda e: (e.level, e.strength or 0))
     point = question.key_point(best.key_point)
-    listed = Flag.keyword_list in assessment.flags
-    quote = None if listed else claim_quote(best.quote, point.cues.all(), point.statement)
+    if besides or Flag.keyword_list in assessment.flags:
+        return None
+    quote = claim_quote(best.quote, point.cues.all(), point.statement)
+    if not quote:
+        return None
     sure = (best.strength or 0) >= AFFIRM_STRENGTH
-    if quote and not besides:
-        return voice.say("acknowledge_quote" if sure else "acknowledge_heard", quote=quote)
-    return voice.say("acknowledge") if sure else None
+    return voice.say("acknowledge_quote" if sure else "acknowledge_heard", quote=quote)
 
 
 def closing_reply(

@@ -10,7 +10,7 @@ import pytest
 from agent.brains.request import WriteRequest
 from agent.brains.wording import claim_quote, opening, phrase, shown_words
 from agent.prompts import load_yaml
-from agent.state import Assessment, Decision, Evidence, Heard
+from agent.state import Assessment, Decision, Evidence, Flag, Heard
 
 PHRASES = load_yaml("offline_wording.yaml")
 CLIP = "PPO clips the probability ratio between the new and the old policy to one plus or minus epsilon"
@@ -60,6 +60,14 @@ def test_no_two_variants_of_any_kind_open_alike(lang):
     assert clashes == []
 
 
+def test_a_chinese_line_never_sets_a_part_where_a_noun_belongs():
+    """A part is a sub-question ("Megatron 和 FSDP 在并行策略上有什么区别"): a blind trial read
+    "你在Megatron 和 FSDP 在并行策略上有什么区别这部分已经开了个头". After 在, or run into 这部分
+    without quotes, it reads as a broken sentence; set apart by quotes or a colon it reads as a name."""
+    spliced = [v for texts in PHRASES["zh"].values() for v in texts if re.search(r"在\{part\}|(?<!“)\{part\}这", v)]
+    assert spliced == []
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_sure_credit_is_affirmed_and_a_weak_one_only_heard(bank, lang):
     """The judge credits the right terms inside some wrong claims, through a cue phrase its reading
@@ -72,6 +80,37 @@ def test_a_sure_credit_is_affirmed_and_a_weak_one_only_heard(bank, lang):
     for line in (weak, unread):
         assert said_as(line, lang, "acknowledge_heard"), line
         assert "probability ratio" in line  # still heard, in the candidate's words
+
+
+AFFIRMING = {"en": ("Right", "That's right", "Correct", "Yes", "Agreed"), "zh": ("对", "没错", "说得对", "是的")}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_affirmation_names_what_it_affirms(bank, lang):
+    """A blind trial: "That's right. You touched on this with “the base model already has the
+    pieces”; ..." after an answer with a planted error in it; the bare "That's right." read as
+    approval of all of it. Beside another quote, or for a list of terms, nothing is called right."""
+    question = bank["algo-07"]
+    beside = line_after(question, [clip_credit(0.99)], "zero-gradient-cases", said="the gradient is zero", lang=lang)
+    listed = phrase(
+        WriteRequest(
+            question,
+            Decision(action="follow_up", target="zero-gradient-cases"),
+            Assessment(
+                question=question.id,
+                depth=1,
+                answer_depth=1,
+                covered=[clip_credit(0.99)],
+                new=["clip-the-ratio"],
+                flags=[Flag.keyword_list],
+            ),
+            (),
+            lang,
+            0,
+        )
+    )
+    for line in (beside, listed):
+        assert not line.startswith(AFFIRMING[lang]), line
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
