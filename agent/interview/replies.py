@@ -9,6 +9,7 @@ from collections.abc import Callable
 from agent.brains.brain import Brain
 from agent.brains.listening import HINT_AGAIN, asks_which, hear, recall, strip_meta
 from agent.judge.claims import cannot_be_taken_for
+from agent.judge.misattribution import rightly_owned_in
 from agent.judge.scoring import depth_of, reason_for
 from agent.state import Assessment, CandidateAction, Evidence, Flag, Heard, ModelUse, Turn
 from agent.text import HINT_REQUEST, one_per_line, sentences
@@ -71,7 +72,19 @@ async def judge_reply(
         assessment = _credit_recalled(question, assessment, turn.target, earlier, read)
     elif turn.kind != "ask" and has_content(turn):
         assessment = _credit_answered_probe(question, assessment, turn.target)
-    return assessment
+    return _on_topic_if_put_right(assessment, turn, earlier)
+
+
+def _on_topic_if_put_right(assessment: Assessment, turn: Turn, earlier: list[Turn]) -> Assessment:
+    """A reply that gives back the term the last follow-up challenged as given to the wrong owner
+    answers that challenge: it is not off-topic, though it shows no key point (a blind trial's "对，我记混
+    了。RadixAttention 是 SGLang 提出的……" was marked 偏题)."""
+    challenged = earlier[-1].decision.challenge if earlier and earlier[-1].decision else None
+    if challenged is None or Flag.off_topic not in assessment.flags:
+        return assessment
+    if not any(challenged in rightly_owned_in(s) for s in sentences(turn.answer)):
+        return assessment
+    return assessment.model_copy(update={"flags": [f for f in assessment.flags if f is not Flag.off_topic]})
 
 
 ANSWERED_PROBE = 0.5
@@ -122,8 +135,19 @@ def _credit_recalled(
     earlier: list[Turn],
     read: Callable[[KeyPoint, str], float] | None,
 ) -> Assessment:
-    """On "I already said that": credit the target from the earlier answers when they bear it out."""
-    if target is None or target not in assessment.missed:
+    """On "I already said that": credit the target from the earlier answers when they bear it out.
+    When the protest itself shows it too, the earlier words are its evidence: it was said before (a
+    blind trial, who had said it in the first answer and said it again protesting, was told "这次有了")."""
+    if target is None:
+        return assessment
+    if target in assessment.new:
+        found = recall(question, target, earlier, read)
+        if found is None:
+            return assessment
+        return assessment.model_copy(
+            update={"covered": [found if e.key_point == target else e for e in assessment.covered]}
+        )
+    if target not in assessment.missed:
         return assessment
     found = recall(question, target, earlier, read)
     return assessment if found is None else _credited(question, assessment, found)

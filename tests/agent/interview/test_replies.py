@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 
 from agent.interview.replies import judged_text
-from agent.state import CandidateAction, Evidence, Heard, Turn
+from agent.judge.misattribution import misattributions_in
+from agent.state import Assessment, CandidateAction, Decision, Evidence, Flag, Heard, Turn
 
 
 def test_a_question_back_beside_a_hint_request_is_not_judged():
@@ -99,3 +100,55 @@ def test_a_protest_is_borne_out_by_an_earlier_sentence_read_as_the_point():
 
 def test_a_protest_about_something_never_said_credits_nothing():
     assert "learning-rate-control" not in _recalled_on_protest("learning-rate-control")
+
+
+ENGINE_FIRST = (
+    "nvidia-smi 里的 GPU-Util 其实不太能说明问题，它只表示这段时间里有没有 kernel 在跑。"
+    "vLLM 的前缀缓存就是 RadixAttention，用一棵基数树管理 KV。"
+    "decode 阶段主要受显存带宽限制，所以比起算力利用率，更该算带宽利用率，就是每一步实际读了多少字节除以 HBM 带宽。"
+)
+"""A blind trial's first answer on infra-06 (shortened): the decode metric said, and a planted swap."""
+
+
+def _reply_after(first: str, reply: Turn) -> Assessment:
+    from agent.brains.brain import OfflineBrain
+    from agent.interview.replies import judge_reply
+    from agent.judge.meaning import shared_judge
+    from knowledge.bank import load_bank
+
+    brain = OfflineBrain(judge=shared_judge("e5"))
+    question = load_bank()[reply.question]
+    before = Turn(question=reply.question, kind="ask", asked=question.prompt.zh, answer=first)
+    before = before.model_copy(update={"assessment": asyncio.run(brain.assess(question, first, None))})
+    if reply.kind == "follow_up" and reply.heard is None:
+        swap = misattributions_in(first)[0].misconception
+        before = before.model_copy(update={"decision": Decision(action="follow_up", challenge=swap)})
+    return asyncio.run(judge_reply(brain, question, reply, before.assessment, [before]))
+
+
+def test_a_protest_that_says_it_again_is_told_it_was_said_before():
+    """The trial said the decode metric in its first answer, protested with it again and was told
+    "这次有了" (got it this time): the evidence is the earlier sentence."""
+    protest = Turn(
+        question="infra-06",
+        kind="follow_up",
+        asked="...",
+        target="mfu-mbu",
+        heard=Heard.already_said,
+        answer="我刚才说过了，解码看带宽利用率，每步读的字节除以 HBM 带宽。",
+    )
+    shown = {e.key_point: e for e in _reply_after(ENGINE_FIRST, protest).covered}
+    assert "mfu-mbu" in shown, "the protest's own words show it anyway"
+    assert shown["mfu-mbu"].how == "recalled"
+    assert shown["mfu-mbu"].quote in ENGINE_FIRST
+
+
+def test_a_reply_that_puts_a_challenged_swap_right_is_not_off_topic():
+    """The trial's correction after "RadixAttention 是哪个引擎提出的？" was marked 偏题."""
+    correction = Turn(
+        question="infra-06",
+        kind="follow_up",
+        asked="RadixAttention 是哪个引擎提出的？",
+        answer="对，我记混了。RadixAttention 是 SGLang 提出的，它把所有请求的 KV 放在一棵基数树上，按 token 前缀共享。",
+    )
+    assert Flag.off_topic not in _reply_after(ENGINE_FIRST, correction).flags
