@@ -54,8 +54,12 @@ OWNED_BY_NEXT = re.compile(
 """What joins a term to the name right after it that owns it ("ByteDance's verl", "X (vLLM)",
 "序列级 ratio 是 GSPO 的做法")."""
 POSSESSOR = re.compile(r"[a-z0-9]'s\s*$|\S\s*的\s*$")
-AFTER_TERM = re.compile(r"'s\b|\s*(?:的|开源|提出|推出|发布|开发|出品|做)")
-"""An origin word right after a term, relating it to the name before ("slime 是蚂蚁开源的")."""
+AFTER_TERM = re.compile(
+    r"'s\b|\s+(?:built|developed|created|released|open-sourced|proposed|introduced)\b|"
+    r"\s*(?:在[^，,。；;]{1,16}?[里中上]\s*)?(?:的|开源|提出|推出|发布|开发|出品|做)"
+)
+"""An origin word right after a term, relating it to the name before ("slime 是蚂蚁开源的", "Mooncake,
+which ByteDance built", "GSPO 是 DeepSeek 在 V3.2 里提出的")."""
 MAX_GAP = 40
 """Characters between a name and a term, beyond which they are not read as bound."""
 

@@ -90,6 +90,13 @@ BANK = load_bank()
         ),
         ("R1-Zero 是用 PPO 训练的，奖励来自一个神经网络奖励模型。", {("ppo", "DeepSeek-R1-Zero")}),
         ("InstructGPT used rule-based rewards.", {("rule-based rewards", "InstructGPT")}),
+        # The twenty-sixth session's second trial: an origin after a place ("在 V3.2 里提出的") or before
+        # an English verb ("which ByteDance built"), and Mooncake given to ByteDance.
+        ("GSPO 是 DeepSeek 在 V3.2 里提出的，sequence-level ratio 就是为了 MoE 稳定。", {("deepseek", "GSPO")}),
+        (
+            "Mooncake, which ByteDance built for Doubao, pools the KV cache in CPU memory and SSD.",
+            {("bytedance", "Mooncake")},
+        ),
     ],
 )
 def test_a_term_given_to_a_rival_is_found(sentence, given):
@@ -149,6 +156,10 @@ def test_a_term_given_to_a_rival_is_found(sentence, given):
         "InstructGPT used PPO with a learned reward model, while R1-Zero used GRPO.",
         "R1-Zero did not use a neural reward model.",
         "R1-Zero's GRPO keeps the PPO clip but drops the critic.",
+        "verl, which ByteDance built, uses HybridFlow.",
+        "Kimi 的 Mooncake 把 KV cache 放到 CPU 内存和 SSD。",
+        "SGLang uses Mooncake as its transfer engine.",
+        "GRPO 是 DeepSeek 在 DeepSeekMath 里提出的。",
         "vLLM and SGLang each use their own KV-cache design, PagedAttention and RadixAttention.",
     ],
 )
