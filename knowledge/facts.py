@@ -55,6 +55,10 @@ class Group(_Strict):
 
 class Facts(_Strict):
     groups: list[Group]
+    reversed_formulas: list[Misconception] = Field(default_factory=list)
+    """Formulas written the other way round (the ratio upside down, a loss's sign flipped): e5 puts
+    a formula and its reverse on top of each other, so these are read by their written forms (cues,
+    in the formula form cue phrases are matched in), as wrong claims of every question."""
 
 
 def misattribution_id(attribute: Attribute) -> str:
@@ -74,19 +78,21 @@ def load_facts(path: Path = FACTS_FILE) -> Facts:
 
 @cache
 def challenges() -> dict[str, Bilingual]:
-    """Per misattribution, the question that challenges it."""
-    return {
+    """Per misattribution or reversed formula, the question that challenges it."""
+    swaps = {
         misattribution_id(a): Bilingual(en=g.ask.en.format(term=a.name), zh=g.ask.zh.format(term=a.named("zh")))
         for g in load_facts().groups
         for owner in g.owners
         for a in owner.owns
     }
+    return swaps | {m.id: m.challenge for m in load_facts().reversed_formulas if m.challenge is not None}
 
 
 @cache
 def misattributions() -> dict[str, Misconception]:
-    """Each owned attribute as the misconception of giving it to a rival."""
-    out = {}
+    """The wrong claims any question can be charged with: each owned attribute given to a rival, and
+    each formula written the other way round."""
+    out = {m.id: m for m in load_facts().reversed_formulas}
     for group in load_facts().groups:
         for owner in group.owners:
             for attribute in owner.owns:

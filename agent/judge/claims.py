@@ -31,7 +31,7 @@ from agent.text import (
     stems,
 )
 from knowledge.exemplars import QuestionExemplars, load_exemplars
-from knowledge.facts import misattributions
+from knowledge.facts import load_facts, misattributions
 from knowledge.models import KeyPoint, Question
 
 if TYPE_CHECKING:  # agent.judge.meaning builds these records, so it imports this module
@@ -272,6 +272,9 @@ def _by_cues(question: Question, sentence: str) -> SentenceClaims:
         wrong = same[0] if same else swap.misconception
         if wrong not in {w.misconception for w in out.misconceptions}:
             out.misconceptions.append(WrongClaim(wrong, sentence, "cue"))
+    out.misconceptions += [
+        WrongClaim(m.id, sentence, "cue") for m in load_facts().reversed_formulas if asserts(sentence, m.cues.all())
+    ]
     return out
 
 
