@@ -315,6 +315,9 @@ and never judged as content (the answer as typed is still saved whole)."""
 
 DONT_KNOW = re.compile(
     r"\b(i )?(really |honestly )?(don'?t|do not|dunno) know\b|\bno idea\b|\bnot sure\b|\bno clue\b|"
+    # A hedge on one's own knowledge ("I am less sure about DPPO" was quoted back as a claim to build on);
+    # not 不确定 alone, which is also "nondeterministic" (run-to-run 的不确定性).
+    r"\b(less|not (so|too|very|entirely|quite|really)) sure\b|不太确定|不是很确定|我不确定|"
     r"\bnever (heard|read|used)\b|\bhaven'?t (read|heard|seen|looked)\b|\bi'?m not familiar\b|^\s*(pass|skip|idk)\s*[.!]?\s*$|"
     # "I" as the subject: "the policy forgets less than with SFT" is a claim, not a gap.
     r"\bi (really |honestly |just )?(don'?t|do not|can'?t|cannot) (remember|recall)\b|\bi('ve| have)? (forgot|forgotten)\b|"

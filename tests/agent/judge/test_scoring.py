@@ -445,13 +445,27 @@ def test_a_claim_beside_an_admitted_gap_keeps_its_credit(question, scorer, answe
     assert "not sure" not in evidence.quote and "don't know" not in evidence.quote
 
 
-@pytest.mark.parametrize("reply", ["I don't remember the names.", "I can't recall which ones.", "具体的我记不清了。"])
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "I don't remember the names.",
+        "I can't recall which ones.",
+        "具体的我记不清了。",
+        "I am less sure about that one.",
+        "这个我不太确定。",
+    ],
+)
 def test_not_remembering_is_saying_you_do_not_know(bank, scorer, reply):
     """A user trial's "I don't remember the names." was taken for an answer and followed with
     "Building on that"; it admits a gap, as "I don't know" does."""
     result = scorer.assess(bank["infra-08"], reply, None)
     assert Flag.dont_know in result.flags
     assert result.depth == 0
+
+
+def test_nondeterminism_is_not_a_hedge(bank, scorer):
+    claim = "batch 组成一变，reduction 顺序就变，所以 logprob 有 run-to-run 的不确定性。"
+    assert Flag.dont_know not in scorer.assess(bank["infra-05"], claim, None).flags
 
 
 def test_forgetting_as_the_subject_of_a_claim_is_not_a_gap(bank, scorer):
