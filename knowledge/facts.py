@@ -53,12 +53,68 @@ class Group(_Strict):
     owners: list[Owner] = Field(min_length=2)
 
 
+class Quantity(_Strict):
+    names: list[NonEmpty] = Field(min_length=1)
+    """How answers name it, lower case, in any language ("β", "kl coefficient", "kl 系数")."""
+    rises: list[NonEmpty] = Field(default_factory=list)
+    """Its own words for more of it, beside the common ones next to a name ("staler", 越旧)."""
+    falls: list[NonEmpty] = Field(default_factory=list)
+
+
+class Measure(_Strict):
+    """Something the quantity moves, said with a common direction word ("higher variance", 方差更小)."""
+
+    names: list[NonEmpty] = Field(min_length=1)
+    up_when: Literal["raised", "lowered"]
+    """It goes up when the quantity is raised, or when it is lowered."""
+
+
+class Trend(_Strict):
+    """What raising a quantity does: "a larger β keeps the policy nearer the reference". A fluent
+    wrong answer keeps every term and turns the direction round ("β 越大，KL 约束越弱"), which e5
+    reads as the right claim; the reader (agent/judge/trends.py) pairs the way the quantity moves
+    with the way its effect moves."""
+
+    id: str = Field(pattern=SLUG.pattern)
+    quantity: Quantity
+    raising: list[NonEmpty] = Field(min_length=1)
+    """What raising it does, in any language, as answers word it."""
+    lowering: list[NonEmpty] = Field(min_length=1)
+    """What lowering it does."""
+    measures: list[Measure] = Field(default_factory=list)
+    statement: NonEmpty
+    """The claim turned round: the wrong claim a reversed sentence is charged with."""
+    statement_zh: NonEmpty
+    correction: NonEmpty
+    correction_zh: NonEmpty
+    challenge: Bilingual
+    sources: list[Source] = Field(min_length=1)
+
+    def as_misconception(self) -> Misconception:
+        return Misconception(
+            id=trend_id(self.id),
+            statement=self.statement,
+            statement_zh=self.statement_zh,
+            cues=Cues(en=self.quantity.names, zh=self.quantity.names),
+            correction=self.correction,
+            correction_zh=self.correction_zh,
+            challenge=self.challenge,
+            sources=self.sources,
+        )
+
+
 class Facts(_Strict):
     groups: list[Group]
     reversed_formulas: list[Misconception] = Field(default_factory=list)
     """Formulas written the other way round (the ratio upside down, a loss's sign flipped): e5 puts
     a formula and its reverse on top of each other, so these are read by their written forms (cues,
     in the formula form cue phrases are matched in), as wrong claims of every question."""
+    trends: list[Trend] = Field(default_factory=list)
+
+
+def trend_id(trend: str) -> str:
+    """The wrong claim of a trend (by its id) stated the wrong way round."""
+    return f"reversed-{trend}"
 
 
 def misattribution_id(attribute: Attribute) -> str:
@@ -78,21 +134,27 @@ def load_facts(path: Path = FACTS_FILE) -> Facts:
 
 @cache
 def challenges() -> dict[str, Bilingual]:
-    """Per misattribution or reversed formula, the question that challenges it."""
+    """Per misattribution, reversed formula or reversed trend, the question that challenges it."""
     swaps = {
         misattribution_id(a): Bilingual(en=g.ask.en.format(term=a.name), zh=g.ask.zh.format(term=a.named("zh")))
         for g in load_facts().groups
         for owner in g.owners
         for a in owner.owns
     }
-    return swaps | {m.id: m.challenge for m in load_facts().reversed_formulas if m.challenge is not None}
+    reversals = {m.id: m.challenge for m in _reversals() if m.challenge is not None}
+    return swaps | reversals
+
+
+def _reversals() -> list[Misconception]:
+    """Formulas written the other way round and trends turned round."""
+    return [*load_facts().reversed_formulas, *(t.as_misconception() for t in load_facts().trends)]
 
 
 @cache
 def misattributions() -> dict[str, Misconception]:
     """The wrong claims any question can be charged with: each owned attribute given to a rival, and
-    each formula written the other way round."""
-    out = {m.id: m for m in load_facts().reversed_formulas}
+    each formula or trend written the other way round."""
+    out = {m.id: m for m in _reversals()}
     for group in load_facts().groups:
         for owner in group.owners:
             for attribute in owner.owns:

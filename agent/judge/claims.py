@@ -17,6 +17,7 @@ import numpy as np
 from agent.judge.misattribution import misattributions_in
 from agent.judge.referents import resolve
 from agent.judge.siblings import about_another_algorithm, names_a_sibling_instead, sibling_swapped_in
+from agent.judge.trends import reversed_trends, turns_round_a_trend_of
 from agent.state import Evidence, MisconceptionHit
 from agent.text import (
     asserts,
@@ -75,13 +76,15 @@ def cannot_show(question: Question, point: KeyPoint, sentence: str) -> bool:
     """Whatever it reads like, the sentence does not show the point: it names a sibling of the
     point's subject instead, waves the point away, names where the point's figures are without
     one, or with figures none of which is the point's, claims a factor none of our texts of the
-    point backs where they give one, or gives a term the point names to the wrong owner."""
+    point backs where they give one, gives a term the point names to the wrong owner, or turns
+    round a trend of a quantity the point names."""
     return (
         names_a_sibling_instead(point, sentence)
         or waves_away(point, sentence)
         or lacks_its_figures(question, point, sentence)
         or factors_contradict([*figure_references(question.id, point), *point.cues.all()], sentence)
         or gives_its_terms_away(point, sentence)
+        or turns_round_a_trend_of(" ".join([point.statement, point.statement_zh or "", *point.cues.all()]), sentence)
     )
 
 
@@ -275,6 +278,7 @@ def _by_cues(question: Question, sentence: str) -> SentenceClaims:
     out.misconceptions += [
         WrongClaim(m.id, sentence, "cue") for m in load_facts().reversed_formulas if asserts(sentence, m.cues.all())
     ]
+    out.misconceptions += [WrongClaim(wrong, sentence, "cue") for wrong in reversed_trends(sentence)]
     return out
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
@@ -42,6 +43,13 @@ def eval_command(
         bool,
         typer.Option(
             "--topic", help="Instead: how often blind on- and off-topic replies are called off-topic (evals/topic)."
+        ),
+    ] = False,
+    trends: Annotated[
+        bool,
+        typer.Option(
+            "--trends",
+            help="Instead: how often blind sentences that turn a trend round are caught, and right ones flagged (evals/trends).",
         ),
     ] = False,
     explain: Annotated[
@@ -93,6 +101,9 @@ def eval_command(
         return
     if topic:
         _topic(bank, settings, as_json)
+        return
+    if trends:
+        _trends(as_json)
         return
     if simulate_n:
         _simulate(simulate_n, bank, make_brain(settings), NotesRetriever(settings.knowledge.chunk_tokens), as_json)
@@ -180,11 +191,21 @@ def _topic(bank: Bank, settings: Settings, as_json: bool) -> None:
     from evals.topic import table as topic_table
 
     scorer = RubricScorer(settings.interview.answer_limit_chars, shared_judge(settings.judge.embedding))
-    report = evaluate_topic(load_topic_items(), bank, scorer)
+    _print(evaluate_topic(load_topic_items(), bank, scorer), topic_table, as_json)
+
+
+def _trends(as_json: bool) -> None:
+    from evals.trends import evaluate_trends, load_trend_items
+    from evals.trends import table as trends_table
+
+    _print(evaluate_trends(load_trend_items()), trends_table, as_json)
+
+
+def _print(report: dict, render: Callable[[dict], str], as_json: bool) -> None:
     if as_json:
         sys.stdout.write(json.dumps(report, ensure_ascii=False) + "\n")
     else:
-        out.print(topic_table(report), markup=False, soft_wrap=True)
+        out.print(render(report), markup=False, soft_wrap=True)
 
 
 def brain_settings(settings: Settings, brain: str) -> Settings:
