@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict
 
 from agent.judge.scoring import RubricScorer
 from agent.state import Flag
+from evals.halves import halves_table
 from knowledge.bank import Bank
 
 TOPIC_FILE = Path(__file__).parent / "topic" / "replies.yaml"
@@ -76,15 +77,9 @@ def evaluate_topic(items: list[TopicItem], bank: Bank, scorer: RubricScorer) -> 
 
 
 def table(report: dict) -> str:
-    lines = [
-        f"{report['items']} replies; the two raters agree on {report['raters_agree']:.1%} (only those are counted).",
-        "",
-        "| half | group | replies | called off the question | scored above 0 |",
-        "|---|---|---|---|---|",
-    ]
-    for split, by_key in report["splits"].items():
-        lines += [
-            f"| {split} | {key} | {r['n']} | {r['called_off_the_question']:.3f} | {r['scored_above_0']:.3f} |"
-            for key, r in by_key.items()
-        ]
-    return "\n".join(lines)
+    return halves_table(
+        report,
+        "replies",
+        ["called off the question", "scored above 0"],
+        lambda r: [f"{r['called_off_the_question']:.3f}", f"{r['scored_above_0']:.3f}"],
+    )

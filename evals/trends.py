@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict
 
 from agent.judge.trends import reversed_trends
 from common.errors import InputError
+from evals.halves import halves_table
 from knowledge.facts import load_facts, trend_id
 
 TRENDS_FILE = Path(__file__).parent / "trends" / "sentences.yaml"
@@ -67,13 +68,10 @@ def evaluate_trends(items: list[TrendItem]) -> dict:
 
 
 def table(report: dict) -> str:
-    lines = [
-        f"{report['items']} sentences; the two raters agree on {report['raters_agree']:.1%} (only those are counted).",
+    return halves_table(
+        report,
+        "sentences",
+        ["flagged"],
+        lambda r: [f"{r['flagged']:.3f}"],
         "Flagged as the trend reversed: for 'reversed' the recall, for 'right' and 'none' false flags.",
-        "",
-        "| half | intent | sentences | flagged |",
-        "|---|---|---|---|",
-    ]
-    for split, by_key in report["splits"].items():
-        lines += [f"| {split} | {key} | {r['n']} | {r['flagged']:.3f} |" for key, r in by_key.items()]
-    return "\n".join(lines)
+    )
