@@ -117,6 +117,11 @@ def trend_id(trend: str) -> str:
     return f"reversed-{trend}"
 
 
+def possessive(name: str) -> str:
+    """"vLLM's", but "the key/value blocks'"."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
 def misattribution_id(attribute: Attribute) -> str:
     return f"misattributed-{attribute.id}"
 
@@ -170,7 +175,7 @@ def misattributions() -> dict[str, Misconception]:
                     statement=f"{attribute.name} belongs to a rival of {owner.name}.",
                     statement_zh=f"把 {attribute.named('zh')} 安到了 {owner.named('zh')} 之外的系统头上。",
                     cues=Cues(en=names, zh=names),
-                    correction=f"{attribute.name} is {owner.name}'s ({group.what.en}; {ref}). In full: {each_en}.",
+                    correction=f"{attribute.name} is {possessive(owner.name)} ({group.what.en}; {ref}). In full: {each_en}.",
                     correction_zh=f"{attribute.named('zh')} 属于 {owner.named('zh')}（{group.what.zh}；{ref}）。完整的对应：{each_zh}。",
                     sources=[attribute.source],
                 )

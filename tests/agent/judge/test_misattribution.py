@@ -97,6 +97,15 @@ BANK = load_bank()
             "Mooncake, which ByteDance built for Doubao, pools the KV cache in CPU memory and SSD.",
             {("bytedance", "Mooncake")},
         ),
+        # The twenty-sixth session's trial: ring attention with the queries passed round (the reverse).
+        (
+            "In ring attention the Q blocks are passed around the ring while the KV blocks stay local.",
+            {("passed around the ring", "the query blocks"), ("stay local", "the key/value blocks")},
+        ),
+        (
+            "ring attention 里 Q 块沿环传递，KV 块留在本地。",
+            {("沿环传递", "the query blocks"), ("留在本地", "the key/value blocks")},
+        ),
     ],
 )
 def test_a_term_given_to_a_rival_is_found(sentence, given):
@@ -161,6 +170,9 @@ def test_a_term_given_to_a_rival_is_found(sentence, given):
         "SGLang uses Mooncake as its transfer engine.",
         "GRPO 是 DeepSeek 在 DeepSeekMath 里提出的。",
         "vLLM and SGLang each use their own KV-cache design, PagedAttention and RadixAttention.",
+        "Ring attention keeps the query blocks local and passes the K/V blocks around the ring.",
+        "ring attention 里 KV 块沿环传递，Q 块留在本地。",
+        "The KV blocks are passed around while the queries stay put.",
     ],
 )
 def test_right_negated_compared_or_asked_bindings_are_left_alone(sentence):
@@ -291,3 +303,10 @@ def test_a_swap_is_not_the_evidence_for_the_point_it_gets_wrong(sentence):
     assert not misattributions_in(right) and not gives_its_terms_away(engines, right)
     other = next(kp for kp in question.key_points if "PagedAttention" not in kp.statement + (kp.statement_zh or ""))
     assert not gives_its_terms_away(other, sentence), "a point that names neither term is not concerned"
+
+
+def test_an_owner_named_in_the_plural_takes_a_bare_apostrophe():
+    sentence = "In ring attention the Q blocks are passed around the ring, the KV blocks stay local."
+    assert "misattributed-ring-attention-kv-passed" in {swap.misconception for swap in misattributions_in(sentence)}
+    correction = misattributions()["misattributed-ring-attention-kv-passed"].correction
+    assert "the key/value blocks' (" in correction and "blocks's" not in correction
