@@ -75,7 +75,8 @@ class ReportScreen(AppScreen):
         ]
         self.query_one("#bars", Static).update(_section(say("topics"), bars or [say("no_topics")]))
         study = [
-            f"• {s.question} / {s.key_point}: {study_statement(s, services.bank, report.lang)}\n"
+            # The question, as the table above names it; the point in words, not its id.
+            f"• {s.question}: {study_statement(s, services.bank, report.lang)}\n"
             f"    {study_reading(s, say)}"
             for s in report.study_next
         ]
