@@ -326,6 +326,12 @@ DONT_KNOW = re.compile(
     re.IGNORECASE,
 )
 
+
+def admits_a_gap(text: str) -> bool:
+    """Does the reply say the candidate does not know some or all of what was asked?"""
+    return any(DONT_KNOW.search(s) for s in sentences(text))
+
+
 HINT_REQUEST = re.compile(
     r"\b(give|can i (get|have)|could you give|need) (me )?(a |some )?(hint|clue|pointer)\b|^\s*hint\??\s*$|"
     r"给(我)?(个|一个|一点|点)?提示|提示一下|能不能提示|有没有(什么)?提示",

@@ -369,6 +369,7 @@ def closing_reply(
     *,
     last: CandidateAction = CandidateAction.answer,
     unshown: Part | None = None,
+    admitted: bool = False,
 ) -> str | None:
     """What is said as a question closes on the candidate's last reply: the answer to "I already
     said that", and the correction of a wrong claim no follow-up challenged (`wrong`: the assessment
@@ -378,7 +379,9 @@ def closing_reply(
     the session breaking off), which says why when the candidate's last key asked for a hint no
     longer given. Nothing when the session ends without a decision. `unshown` is a part of the
     question nothing was shown on: a close the interviewer chose names it, so that a question closed
-    at full depth with a part marked ✗ in the review is not a surprise (a trial user's)."""
+    at full depth with a part marked ✗ in the review is not a surprise (a trial user's). `admitted`:
+    the last reply said it did not know part of what was asked ("Ulysses 的并行度受什么限制，这个我不
+    知道", and the question closed on "这道题就先到这里"): the close says where that part is answered."""
     if decision is None:
         return None
     voice = Voice(lang, number)
@@ -401,6 +404,8 @@ def closing_reply(
         return voice.say("closing_no_hint")
     if unshown is not None:
         return voice.say("closing_part_left", part=_part_phrase(unshown, voice.lang))
+    if admitted:
+        return voice.say("closing_gap")
     return voice.say("closing")
 
 

@@ -57,7 +57,7 @@ from agent.state import (
     Turn,
     progress_of,
 )
-from agent.text import sentences
+from agent.text import admits_a_gap, sentences
 from knowledge.bank import Bank
 from knowledge.models import Part, Question
 
@@ -380,6 +380,7 @@ def close(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[
                     _unchallenged(turns, progress.probed),
                     last=turns[-1].action,
                     unshown=_unshown_part(state, bank[qid], summary.covered),
+                    admitted=turns[-1].action is CandidateAction.answer and admits_a_gap(turns[-1].answer),
                 ),
             ),
         )

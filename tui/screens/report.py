@@ -76,8 +76,7 @@ class ReportScreen(AppScreen):
         self.query_one("#bars", Static).update(_section(say("topics"), bars or [say("no_topics")]))
         study = [
             # The question, as the table above names it; the point in words, not its id.
-            f"• {s.question}: {study_statement(s, services.bank, report.lang)}\n"
-            f"    {study_reading(s, say)}"
+            f"• {s.question}: {study_statement(s, services.bank, report.lang)}\n    {study_reading(s, say)}"
             for s in report.study_next
         ]
         self.query_one("#study", Static).update(_section(say("study_next"), study or [say("nothing_to_study")]))

@@ -699,3 +699,27 @@ def test_a_protest_is_told_whether_its_claim_was_there_before(bank, earlier_said
     decision = next_decision(question, progress, [first, protest], Limits(follow_ups=3, hints=2))
     assert decision.said and decision.said in claim
     assert decision.said_now is not earlier_said_it
+
+
+@pytest.mark.parametrize(
+    ("lang", "last"),
+    [
+        (
+            "en",
+            "Each rank keeps its query block and passes K/V blocks round the ring. What limits Ulysses, I don't know.",
+        ),
+        ("zh", "每个 rank 留着自己的 Q 块，K/V 块沿环传递。Ulysses 的并行度受什么限制，这个我不知道。"),
+    ],
+)
+async def test_a_question_closed_on_an_admitted_gap_says_where_that_part_is_answered(graph_driver, lang, last):
+    """A trial's last reply said it did not know what limits Ulysses, and the question closed on a bare
+    "这道题就先到这里": the close points to the review, where the key point is."""
+    done = await closed_on(
+        graph_driver(plan=["infra-11"], max_follow_ups=1, lang=lang),
+        "Context parallelism splits the sequence across ranks and overlaps the K/V transfer with attention. "
+        "Megatron splits each layer's matrices across GPUs (tensor parallel) and stages across nodes, while "
+        "FSDP shards parameters, gradients and optimizer state and all-gathers each layer before it runs.",
+        last,
+    )
+    assert all(p["shown"] for p in done["parts"]), done["parts"]
+    assert done["said"] in load_yaml("offline_wording.yaml")[lang]["closing_gap"], done["said"]
