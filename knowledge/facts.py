@@ -118,7 +118,7 @@ def trend_id(trend: str) -> str:
 
 
 def possessive(name: str) -> str:
-    """"vLLM's", but "the key/value blocks'"."""
+    """A name's possessive: "vLLM's", but "the key/value blocks'"."""
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 

@@ -166,6 +166,10 @@ class Misconception(_Strict):
     """What the interviewer asks right after the claim is stated: a question that makes the candidate
     test the claim, without giving the correction away (without one, the probe of the key point the
     claim touches is asked)."""
+    needs: list[NonEmpty] = Field(default_factory=list)
+    """Words (any language, matched like cue phrases) one of which a sentence read by meaning must
+    use to be charged with the claim: its wrong part ("hack" for "DPO has no reward model, so it
+    cannot be hacked", whose first half is right). Empty: none needed."""
 
     def statement_in(self, lang: str) -> str:
         return in_language(self.statement, self.statement_zh, lang)

@@ -385,7 +385,11 @@ def _apply_levels_and_cues(question: Question, claims: SentenceClaims) -> None:
     # The point's own words, read by the head as likely that point: a misconception read by meaning
     # alone is the nearness of a right claim to a wrong one on the same subject. Not where a clause
     # without those words made the wrong claim ("它会保留旧的 KV cache" beside "因为 recompute 太贵").
-    claims.misconceptions = [w for w in claims.misconceptions if w.how != "meaning" or not _near_a_cue(w, sure_cues)]
+    claims.misconceptions = [
+        w
+        for w in claims.misconceptions
+        if w.how != "meaning" or not (_near_a_cue(w, sure_cues) or _lacks_its_words(question, w))
+    ]
     named = {w.misconception for w in claims.misconceptions}
     claims.misconceptions += [w for w in cued.misconceptions if w.misconception not in named]
     claims.misconceptions += _swaps_of_siblings(question, claims)
@@ -416,6 +420,14 @@ def _swaps_of_siblings(question: Question, claims: SentenceClaims) -> list[Wrong
                 found.append(WrongClaim(wrong.id, claims.sentence, "meaning", round(p, 3)))
                 named.add(wrong.id)
     return found
+
+
+def _lacks_its_words(question: Question, wrong: WrongClaim) -> bool:
+    """A wrong claim whose bank entry names the words it needs (`Misconception.needs`) read by
+    meaning from a sentence without any: "In DPO there is no explicit reward model" is the first half
+    of "DPO has no reward model, so it cannot be hacked", and right."""
+    needs = question.misconception(wrong.misconception).needs
+    return bool(needs) and find_cue(normalise(wrong.clause or wrong.quote), needs) is None
 
 
 def _near_a_cue(wrong: WrongClaim, cues: list[str]) -> bool:

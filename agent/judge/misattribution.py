@@ -39,7 +39,7 @@ NEGATED = re.compile(r"\b(?:not|no|never|without|neither|nor|loses?|lost|lacks?|
 RELATION = {
     "design": re.compile(
         r"'s\b|\b(?:uses?|used|using|introduced?|is|are|was|core|centre|center|built|based|relies|rely|"
-        r"calls?|named|with|has|have|keeps?|computes?|applies|apply|minimi[sz]es?|its|which|gives?)\b|[(（]|的|是|用|采用|"
+        r"calls?|named|with|has|have|keeps?|computes?|applies|apply|minimi[sz]es?|its|which|that|gives?)\b|[(（]|的|是|用|采用|"
         r"基于|核心|提出|引入|叫"
     ),
     "origin": re.compile(
