@@ -130,7 +130,9 @@ class Renderer:
             case DraftKept():
                 return f"{say('draft_kept')}\n{clean_for_display(event.text)}\n"
             case Assessed():
-                flags = f" ({', '.join(say.name('flags', f) for f in event.flags)})" if event.flags else ""
+                # say.aside: "（有错误论断）" in a Chinese line, " (a wrong claim)" in an English one
+                names = (say.name("flags", f) for f in event.flags)
+                flags = say.aside(say("list_separator").join(names)) if event.flags else ""
                 offline = (
                     f" [{say('scored_offline_short', reason=event.fallback_reason)}]" if event.fallback_reason else ""
                 )

@@ -85,6 +85,18 @@ def test_a_flag_in_the_plain_terminal_is_in_the_session_language(bank, lang, sho
     assert shown in out.getvalue() and not_shown not in out.getvalue()
 
 
+@pytest.mark.parametrize(
+    ("lang", "aside"), [("en", "1/4 (a wrong claim, off topic)"), ("zh", "1/4（有错误论断、偏题）")]
+)
+def test_the_flags_after_a_depth_are_an_aside_in_the_session_language(bank, lang, aside):
+    """A Chinese session showed "目前深度：1/4 (有错误论断)", half-width brackets in a Chinese line."""
+    out = io.StringIO()
+    Renderer(out, jsonl=False, bank=bank, lang=lang).show(
+        Assessed(question="algo-07", depth=1, flags=("misconception", "off_topic"))
+    )
+    assert aside in out.getvalue(), out.getvalue()
+
+
 @pytest.mark.parametrize(("lang", "label"), [("en", "[Interviewer]"), ("zh", "[面试官]")])
 def test_a_pause_after_a_hint_is_the_interviewers_line_not_another_hint(bank, lang, label):
     """After a hint, "let me think" was answered with "[hint] Take your time." in the plain terminal."""
