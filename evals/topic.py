@@ -15,7 +15,6 @@ scored above 0 (off the question, none should).
 
 from __future__ import annotations
 
-from collections import defaultdict
 from pathlib import Path
 from typing import Literal
 
@@ -24,7 +23,7 @@ from pydantic import BaseModel, ConfigDict
 
 from agent.judge.scoring import RubricScorer
 from agent.state import Flag
-from evals.halves import halves_table
+from evals.halves import halves_report, halves_table
 from knowledge.bank import Bank
 
 TOPIC_FILE = Path(__file__).parent / "topic" / "replies.yaml"
@@ -55,25 +54,19 @@ def load_topic_items(path: Path = TOPIC_FILE) -> list[TopicItem]:
 
 
 def evaluate_topic(items: list[TopicItem], bank: Bank, scorer: RubricScorer) -> dict:
-    agreed = [i for i in items if i.intended == i.second]
-    report: dict = {"items": len(items), "raters_agree": round(len(agreed) / max(len(items), 1), 3), "splits": {}}
-    groups: dict[str, dict[str, list[tuple[bool, bool]]]] = defaultdict(lambda: defaultdict(list))
-    for item in agreed:
+    def measured(item: TopicItem) -> tuple[str, tuple[str, ...], tuple[bool, bool]]:
         assessment = scorer.assess(bank[item.question], item.answer, None)
         outcome = (bool(OFF_THE_QUESTION & set(assessment.flags)), assessment.depth > 0)
         keys = (item.kind, f"{item.intended} ({item.lang})") + (("off_topic",) if item.intended == "off_topic" else ())
-        for key in keys:
-            groups[item.split][key].append(outcome)
-    for split, by_key in sorted(groups.items()):
-        report["splits"][split] = {
-            key: {
-                "n": len(outcomes),
-                "called_off_the_question": round(sum(f for f, _ in outcomes) / len(outcomes), 3),
-                "scored_above_0": round(sum(n for _, n in outcomes) / len(outcomes), 3),
-            }
-            for key, outcomes in sorted(by_key.items())
+        return item.split, keys, outcome
+
+    def figures(outcomes: list[tuple[bool, bool]]) -> dict:
+        return {
+            "called_off_the_question": round(sum(f for f, _ in outcomes) / len(outcomes), 3),
+            "scored_above_0": round(sum(n for _, n in outcomes) / len(outcomes), 3),
         }
-    return report
+
+    return halves_report(len(items), (measured(i) for i in items if i.intended == i.second), figures)
 
 
 def table(report: dict) -> str:

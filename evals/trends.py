@@ -14,7 +14,6 @@ is recall, for the others false flags).
 
 from __future__ import annotations
 
-from collections import defaultdict
 from pathlib import Path
 from typing import Literal
 
@@ -23,7 +22,7 @@ from pydantic import BaseModel, ConfigDict
 
 from agent.judge.trends import reversed_trends
 from common.errors import InputError
-from evals.halves import halves_table
+from evals.halves import halves_report, halves_table
 from knowledge.facts import load_facts, trend_id
 
 TRENDS_FILE = Path(__file__).parent / "trends" / "sentences.yaml"
@@ -52,19 +51,12 @@ def load_trend_items(path: Path = TRENDS_FILE) -> list[TrendItem]:
 
 
 def evaluate_trends(items: list[TrendItem]) -> dict:
-    agreed = [i for i in items if i.intent == i.second]
-    report: dict = {"items": len(items), "raters_agree": round(len(agreed) / max(len(items), 1), 3), "splits": {}}
-    groups: dict[str, dict[str, list[bool]]] = defaultdict(lambda: defaultdict(list))
-    for item in agreed:
-        flagged = trend_id(item.trend) in reversed_trends(item.sentence)
-        for key in (item.intent, f"{item.intent} ({item.lang})"):
-            groups[item.split][key].append(flagged)
-    for split, by_key in sorted(groups.items()):
-        report["splits"][split] = {
-            key: {"n": len(flags), "flagged": round(sum(flags) / len(flags), 3)}
-            for key, flags in sorted(by_key.items())
-        }
-    return report
+    agreed = (
+        (i.split, (i.intent, f"{i.intent} ({i.lang})"), trend_id(i.trend) in reversed_trends(i.sentence))
+        for i in items
+        if i.intent == i.second
+    )
+    return halves_report(len(items), agreed, lambda flags: {"flagged": round(sum(flags) / len(flags), 3)})
 
 
 def table(report: dict) -> str:
