@@ -56,7 +56,7 @@ def table(report: dict[str, Any]) -> str:
         (
             "labelled_points",
             "key points credited on the gold answers, against blind quote labels",
-            "precision {precision} recall {recall} ({labelled} labelled)",
+            "precision {precision} recall {recall} ({labelled} labelled), the labellers' quote {quoted}",
         ),
         ("by_category", "blind-written answers", "{turns} turns, over {over_scored}, under {under_scored}"),
     )

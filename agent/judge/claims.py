@@ -450,14 +450,18 @@ it, said something toward the point: a near miss, even beside a point it did mak
 def collect(
     question: Question, claims: list[SentenceClaims]
 ) -> tuple[dict[str, Evidence], list[MisconceptionHit], list[Evidence]]:
-    """The first sentence that shows each point, each misconception stated, and the near misses."""
+    """The sentence that shows each point most surely (the first of equals), each misconception
+    stated, and the near misses. The surest, not the first: an opening sentence with the point's cue
+    phrase, read as that point at 0.69, was quoted over a later one that makes it at 0.98."""
     evidence: dict[str, Evidence] = {}
     near: dict[str, Evidence] = {}
     misconceptions: dict[str, MisconceptionHit] = {}
     corrections = {m.id: m.correction for m in [*question.misconceptions, *misattributions().values()]}
     for sentence in claims:
         for point in sentence.points:
-            evidence.setdefault(point.key_point, point.evidence())
+            shown = evidence.get(point.key_point)
+            if shown is None or (point.strength or 0.0) > (shown.strength or 0.0):
+                evidence[point.key_point] = point.evidence()
         miss = sentence.near_miss
         if miss is not None and (
             miss.key_point not in near or (miss.strength or 0) > (near[miss.key_point].strength or 0)

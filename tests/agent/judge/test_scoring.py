@@ -26,6 +26,7 @@ from agent_helpers import (
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from agent.judge.claims import PointClaim, SentenceClaims, collect
 from agent.judge.scoring import DepthRule, RubricScorer, reason_for
 from agent.state import Evidence, Flag
 from agent.text import WRITTEN_NUMBER
@@ -501,3 +502,17 @@ def test_the_reason_names_the_first_missing_point_in_words_not_by_its_id(bank, l
     assert first.id not in reason and "reference-anchor" not in reason
     assert first.statement_in(lang)[:30] in reason
     assert f"{len(question.key_points)}" in reason
+
+
+def test_a_point_made_twice_is_quoted_where_it_is_made_most_surely(question):
+    point = question.key_points[0]
+
+    def said(sentence: str, strength: float | None) -> SentenceClaims:
+        return SentenceClaims(sentence, points=[PointClaim(point.id, point.level, sentence, "meaning", strength)])
+
+    weak, sure, again = said("It names the point.", 0.69), said("It makes the point.", 0.98), said("Again.", 0.98)
+    evidence, _, _ = collect(question, [weak, sure, again])
+    assert evidence[point.id].quote == "It makes the point."
+    # Read on cue phrases alone (no strengths), the first sentence stands.
+    evidence, _, _ = collect(question, [said("First.", None), said("Second.", None)])
+    assert evidence[point.id].quote == "First."
