@@ -244,6 +244,40 @@ def factors_contradict(references: list[str], sentence: str) -> bool:
     return any(figures_contradict(references, match.group(1)) for match in FACTOR.finditer(sentence.lower()))
 
 
+EN_COUNTS = {"single": 1, "only one": 1, "just one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+ZH_COUNTS = {"单": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5}
+EN_COUNTED = re.compile(r"\b(single|only one|just one|two|three|four|five)\s+([a-z][a-z0-9-]*[a-z0-9])")
+ZH_COUNTED = re.compile(
+    r"((?:只|仅)[\u4e00-\u9fff]{0,2}?一|单|两|二|三|四|五)\s*(?:次|个|种|份|轮)\s*([a-z][a-z0-9-]*[a-z0-9]|[\u4e00-\u9fff]{2})"
+)
+"""A count of one only where it is stressed ("a single", "only one", "只做一次"): "one all-to-all for
+dispatch and one for combine" counts two."""
+
+
+def _counted(text: str) -> dict[str, set[int]]:
+    """Things counted in words ("two all-to-all exchanges", "两次 all-to-all"), by the thing (its
+    first word, singular)."""
+    found: dict[str, set[int]] = {}
+    text = text.lower()
+    for pattern, counts in ((EN_COUNTED, EN_COUNTS), (ZH_COUNTED, ZH_COUNTS)):
+        for count, thing in pattern.findall(text):
+            number = 1 if count[:1] in "只仅" else counts[count]
+            found.setdefault(re.sub(r"(?<=[a-z0-9])e?s$", "", thing), set()).add(number)
+    return found
+
+
+def counts_contradict(references: list[str], sentence: str) -> bool:
+    """Do the references count something as two or more ("two all-to-all exchanges per MoE layer")
+    and the sentence count the same thing otherwise ("a single all-to-all per MoE layer", a trial's
+    wrong number that had been the evidence for the right one)?"""
+    known: dict[str, set[int]] = {}
+    for text in references:
+        for thing, counts in _counted(text).items():
+            known.setdefault(thing, set()).update(counts)
+    said = _counted(sentence)
+    return any(thing in said and max(counts) >= 2 and not (said[thing] & counts) for thing, counts in known.items())
+
+
 def figures_contradict(references: list[str], sentence: str) -> bool:
     """Does the sentence give written figures of which none agrees with any in the references (the
     point's statement)? "ProRL trained a 70B model" gives a figure, the wrong one. Spelled numbers

@@ -14,7 +14,7 @@ from string import Formatter
 from agent.brains.listening import ABOUT_FORM, FILLER, META_LEAD, NEAR_STRENGTH, clarification_for
 from agent.brains.parts import untouched_parts
 from agent.brains.request import WriteRequest
-from agent.judge.claims import misfigured
+from agent.judge.claims import miscounted
 from agent.prompts import load_yaml
 from agent.state import Assessment, CandidateAction, Decision, Evidence, Flag, Heard, Reference
 from agent.text import CJK_CHAR, WORD, find_cue, normalise, shorten, stems
@@ -265,7 +265,7 @@ def phrase(request: WriteRequest) -> str:
         fresh_part = len(question.parts) > 1 and point.part in {p.id for p in untouched_parts(question, covered)}
         if said:
             # Figures given for a point that is its figures, none of them the point's: check them.
-            kind = "figures_check" if misfigured(question, point, decision.said or "") else "partly"
+            kind = "figures_check" if miscounted(question, point, decision.said or "") else "partly"
             body = voice.say(kind, quote=said, probe=probe)
         elif fresh_part and point.part is not None:  # fresh_part implies a part
             # A part whose concept was only named is not one "you haven't answered yet", nor one the

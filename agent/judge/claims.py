@@ -21,6 +21,7 @@ from agent.judge.trends import reversed_trends, turns_round_a_trend_of
 from agent.state import Evidence, MisconceptionHit
 from agent.text import (
     asserts,
+    counts_contradict,
     explains,
     factors_contradict,
     figures_contradict,
@@ -76,13 +77,14 @@ def cannot_show(question: Question, point: KeyPoint, sentence: str) -> bool:
     """Whatever it reads like, the sentence does not show the point: it names a sibling of the
     point's subject instead, waves the point away, names where the point's figures are without
     one, or with figures none of which is the point's, claims a factor none of our texts of the
-    point backs where they give one, gives a term the point names to the wrong owner, or turns
+    point backs where they give one, counts what the point counts otherwise, gives a term the point names to the wrong owner, or turns
     round a trend of a quantity the point names."""
     return (
         names_a_sibling_instead(point, sentence)
         or waves_away(point, sentence)
         or lacks_its_figures(question, point, sentence)
         or factors_contradict([*figure_references(question.id, point), *point.cues.all()], sentence)
+        or counts_contradict([point.statement, point.statement_zh or ""], sentence)
         or gives_its_terms_away(point, sentence)
         or turns_round_a_trend_of(" ".join([point.statement, point.statement_zh or "", *point.cues.all()]), sentence)
     )
@@ -139,6 +141,13 @@ def lacks_its_figures(question: Question, point: KeyPoint, sentence: str) -> boo
     """A point that is its figures, and a sentence that gives none of them (no figure at all, or
     only others): whoever reads it, a judge by meaning or a model, it does not show the point."""
     return point.figures and (not gives_figure(sentence) or misfigured(question, point, sentence))
+
+
+def miscounted(question: Question, point: KeyPoint, sentence: str) -> bool:
+    """Does the sentence give figures, or a count, for the point that are not the point's?"""
+    return misfigured(question, point, sentence) or counts_contradict(
+        [point.statement, point.statement_zh or ""], sentence
+    )
 
 
 def misfigured(question: Question, point: KeyPoint, sentence: str) -> bool:
@@ -373,7 +382,7 @@ def _apply_levels_and_cues(question: Question, claims: SentenceClaims) -> None:
         and not (c.how == "meaning" and lacks_expert_words(question, question.key_point(c.key_point), sentence))
     ]
     # Figures that are not the point's were still said toward it: the interviewer asks to check them.
-    checked = [c for c in claims.points if misfigured(question, question.key_point(c.key_point), sentence)]
+    checked = [c for c in claims.points if miscounted(question, question.key_point(c.key_point), sentence)]
     if checked and claims.near_miss is None:
         claims.near_miss = checked[0]
     claims.points = shown

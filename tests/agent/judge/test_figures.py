@@ -8,7 +8,7 @@ import pytest
 
 from agent.judge.claims import cannot_show, figure_references
 from agent.judge.scoring import RubricScorer
-from agent.text import factors_contradict, figures_contradict, gives_figure
+from agent.text import counts_contradict, factors_contradict, figures_contradict, gives_figure
 from knowledge.bank import load_bank
 from knowledge.models import Question
 
@@ -112,3 +112,37 @@ def test_a_factor_must_be_the_points_whatever_else_agrees():
     assert not factors_contradict(references, "Summing twice over 64 ranks inflates it by 64 squared.")
     # Texts that give no factor judge none: ProRL's figures are steps, problems and percentages.
     assert not factors_contradict([PRORL.statement, PRORL.statement_zh or ""], "It trained 128x longer than before.")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "contradicts"),
+    [
+        ("That exchange is a single all-to-all per MoE layer, after the experts run.", True),
+        ("Only one all-to-all is needed per layer.", True),
+        ("每层只做一次 all-to-all，把结果收回来。", True),
+        ("Each MoE layer does two all-to-alls, dispatch and combine.", False),
+        ("每层两次 all-to-all：dispatch 和 combine。", False),
+        # A count of one not stressed is an article: this counts two.
+        ("There is one all-to-all for dispatch and one for combine.", False),
+        ("The all-to-all volume grows with tokens times top-k.", False),
+    ],
+)
+def test_a_count_the_point_makes_two_or_more_must_not_be_given_otherwise(sentence, contradicts):
+    """A trial's wrong number ("a single all-to-all per MoE layer") had been the evidence for the
+    point that says two."""
+    point = BANK["infra-10"].key_point("all-to-all-dispatch-combine")
+    assert counts_contradict([point.statement, point.statement_zh or ""], sentence) is contradicts
+    if contradicts:
+        assert cannot_show(BANK["infra-10"], point, sentence)  # whoever reads it
+
+
+def test_a_miscounted_point_is_not_credited_but_asked_about(scorer: RubricScorer):
+    question = BANK["infra-10"]
+    how = (
+        "dispatch sends each token's hidden state to the GPUs that own its experts, and combine sends the outputs back"
+    )
+    wrong, right = f"Each MoE layer needs a single all-to-all: {how}.", f"Each MoE layer needs two all-to-alls: {how}."
+    read = scorer.assess(question, wrong, None)
+    assert "all-to-all-dispatch-combine" not in {e.key_point for e in read.covered}
+    assert "all-to-all-dispatch-combine" in {e.key_point for e in read.near_misses}
+    assert "all-to-all-dispatch-combine" in {e.key_point for e in scorer.assess(question, right, None).covered}
