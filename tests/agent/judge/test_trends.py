@@ -52,6 +52,9 @@ def test_the_trials_reversed_beta_is_charged_and_challenged(scorer):
         ("γ 越大，智能体越短视。", "discount-gamma"),
         ("In decoding, a larger batch lowers throughput.", "decode-batch-size"),
         ("At large k the RL model beats its base by even more.", "passk-rl-vs-base"),
+        # A user trial's plant (trial 30):
+        ("For PPO epochs, reusing each batch for more epochs keeps training closer to on-policy.", "ppo-epochs"),
+        ("每批数据上多跑几个 epoch，训练就更接近 on-policy。", "ppo-epochs"),
     ],
 )
 def test_a_trend_turned_round_is_read_as_its_wrong_claim(sentence, trend):
@@ -73,6 +76,8 @@ def test_a_trend_turned_round_is_read_as_its_wrong_claim(sentence, trend):
         "Decoding is memory-bound, so a larger batch raises throughput.",
         "RL models win at pass@1, but at pass@256 the base model overtakes them.",
         "RL's advantage is at low k, and with enough samples the base model surpasses it.",
+        "More PPO epochs on the same batch make the update more off-policy, so the clip fraction climbs.",
+        "只跑一个 epoch 最接近 on-policy。",
         # Negated, asked, or a reason rather than an effect: no claim of direction to judge.
         "A larger β does not let the policy drift further.",
         "Does a larger β keep the policy closer to the reference?",
