@@ -85,6 +85,17 @@ def next_probe(
     return first(missing)
 
 
+def parts_left_bare(question: Question, covered: set[str], probed: tuple[str, ...]) -> bool:
+    """Is a part of the question still without any point shown, one of its basic points not asked
+    yet? Something said toward it keeps it off the untouched list, but it is not answered: a trial's
+    question closed at depth 4 with "Still open: how to choose the number of PPO epochs"."""
+    return any(
+        not any(kp.id in covered for kp in question.points_of(part.id))
+        and any(kp.id not in probed and kp.level < 4 for kp in question.points_of(part.id))
+        for part in question.parts
+    )
+
+
 def stalls_after(progress: QuestionProgress, assessment: Assessment, first_reply: bool) -> int:
     """Replies in a row after the first that moved nothing; two end the question. (Counting an
     empty or gibberish first reply as one was tried and not kept: README, "2026-12-03, second session".)"""
@@ -114,7 +125,7 @@ def decide(
     covered = {e.key_point for e in assessment.covered}
     partly_said = partly_shown(assessment, partly)
     open_parts = untouched_parts(question, covered, partly_said)
-    if assessment.depth >= 4 and not open_parts:
+    if assessment.depth >= 4 and not open_parts and not parts_left_bare(question, covered, progress.probed):
         return Decision(action="move_on", why="expert depth reached", heard=heard)
     asked_for_hint = action is CandidateAction.hint
     # The follow-ups are the interviewer's budget; a hint the candidate asks for is theirs, up to

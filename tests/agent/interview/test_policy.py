@@ -325,6 +325,25 @@ def test_a_part_with_nothing_shown_opens_with_its_basic_question_though_half_sai
         assert decision.target == min(basic, key=lambda kp: kp.level).id, part.id
 
 
+@pytest.mark.parametrize("qid", BANK_IDS)
+def test_expert_depth_with_a_half_said_part_asks_that_part_before_moving_on(bank, qid):
+    """A user trial (algo-12, depth 4 on one answer): the PPO-epochs part, 0 of 2 shown but half said,
+    was not asked; the question closed with "Still open: how to choose the number of PPO epochs"."""
+    question = bank[qid]
+    for part in question.parts:
+        basic = [kp for kp in question.points_of(part.id) if kp.level < 4]
+        if not basic or len(question.parts) < 2:
+            continue
+        shown = [kp.id for kp in question.key_points if kp.part != part.id]
+        half_said = [kp.id for kp in question.points_of(part.id)]
+        state = assessment_for(question, shown, 4)
+        decision = decide_at(question, state, CandidateAction.answer, progress(partly=half_said))
+        assert decision.action == "follow_up" and question.key_point(decision.target).part == part.id, part.id
+        # Once its basic points have been asked, depth 4 ends the question.
+        asked = progress(partly=half_said, probed=[kp.id for kp in basic], follow_ups=len(basic))
+        assert decide_at(question, state, CandidateAction.answer, asked).action == "move_on", part.id
+
+
 def test_a_request_to_move_on_moves_on(question):
     state = assessment_for(question, ids_at(question, 1), 1)
     decision = decide_at(question, state, CandidateAction.answer, progress(heard=Heard.move_on))
