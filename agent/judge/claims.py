@@ -317,6 +317,17 @@ CUE_VETO = 0.3
 cue keeps rubric-worded answers credited, the veto drops a cue inside another claim. Chosen on the
 gold set's dev split (README: how the judge works)."""
 
+CUE_VETO_BEYOND_RECALL = 0.9
+"""Beyond recall (a point of level 2 or more), a cue phrase counts only where the head reads the
+point nearly as surely as it credits by meaning alone (0.93): "Overall I think RL will keep scaling
+but will eventually saturate" had shown *where RL scaling plateaus and why* on its cue, at 0.84.
+Chosen on the gold set's dev split (0.3 / 0.7 / 0.8 / 0.9 / 0.95: QWK 0.910 / 0.916 / 0.925 / 0.931
+/ 0.914; README, twenty-eighth session)."""
+
+
+def cue_veto(level: int) -> float:
+    return CUE_VETO if level == 1 else CUE_VETO_BEYOND_RECALL
+
 
 CUE_OVER_WRONG = 0.5
 """A sentence with a key point's cue phrase of two words or more, read by the head as at least this
@@ -371,7 +382,7 @@ def _apply_levels_and_cues(question: Question, claims: SentenceClaims) -> None:
     cued = _by_cues(question, sentence)
     for cue_claim in [] if claims.other_concept else cued.points:
         p = claims.probability.get(cue_claim.key_point, 0.0)
-        if cue_claim.key_point not in {c.key_point for c in claims.points} and p >= CUE_VETO:
+        if cue_claim.key_point not in {c.key_point for c in claims.points} and p >= cue_veto(cue_claim.level):
             claims.points.append(dataclasses.replace(cue_claim, strength=round(p, 3)))
             if claims.near_miss is not None and claims.near_miss.key_point == cue_claim.key_point:
                 claims.near_miss = None  # the cue made it
