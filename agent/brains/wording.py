@@ -31,8 +31,8 @@ CLAUSE_WORD = re.compile(
 
 
 def excerpt(sentence: str, limit: int = QUOTE_CHARS) -> str:
-    one_line = " ".join(clean_for_display(sentence).split())
-    return one_line if len(one_line) <= limit else one_line[: limit - 1].rstrip() + "…"
+    # Cut at a word boundary: a report's wrong claim had ended "... biased by the critic, whic…".
+    return shorten(" ".join(clean_for_display(sentence).split()), limit)
 
 
 def _words(text: str) -> float:

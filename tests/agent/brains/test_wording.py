@@ -8,7 +8,7 @@ import re
 import pytest
 
 from agent.brains.request import WriteRequest
-from agent.brains.wording import claim_quote, opening, phrase, shown_words
+from agent.brains.wording import claim_quote, excerpt, opening, phrase, shown_words
 from agent.prompts import load_yaml
 from agent.state import Assessment, Decision, Evidence, Flag, Heard
 
@@ -377,3 +377,15 @@ def test_figures_that_are_not_the_points_are_asked_to_be_checked(bank, lang, sai
     assert said in line
     right = line_after(question, [], "prorl-figures", said="ProRL trained a 1.5B model for 2,000 steps", lang=lang)
     assert not any(variant.split("{")[0] in right for variant in PHRASES[lang]["figures_check"]), right
+
+
+def test_an_excerpt_ends_at_a_word_not_inside_one():
+    """A trial's report listed a wrong claim as "... which is low variance but biased by the critic, whic…"."""
+    claim = (
+        "Lambda trades bias against variance: lambda = 0 gives you the plain Monte Carlo return minus the "
+        "value, and lambda = 1 collapses to the one-step TD error, which is low variance but biased by the critic."
+    )
+    cut = excerpt(claim, 160)
+    assert len(cut) <= 160 and cut.endswith("…")
+    assert claim.startswith(cut[:-1]) and claim[len(cut) - 1] in " ,"  # the next character ends a word
+    assert excerpt("short and whole", 160) == "short and whole"
