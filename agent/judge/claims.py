@@ -84,7 +84,7 @@ def cannot_show(question: Question, point: KeyPoint, sentence: str) -> bool:
         or waves_away(point, sentence)
         or lacks_its_figures(question, point, sentence)
         or factors_contradict([*figure_references(question.id, point), *point.cues.all()], sentence)
-        or counts_contradict([point.statement, point.statement_zh or ""], sentence)
+        or counts_contradict(_counts_of(point), sentence)
         or gives_its_terms_away(point, sentence)
         or turns_round_a_trend_of(" ".join([point.statement, point.statement_zh or "", *point.cues.all()]), sentence)
     )
@@ -145,9 +145,13 @@ def lacks_its_figures(question: Question, point: KeyPoint, sentence: str) -> boo
 
 def miscounted(question: Question, point: KeyPoint, sentence: str) -> bool:
     """Does the sentence give figures, or a count, for the point that are not the point's?"""
-    return misfigured(question, point, sentence) or counts_contradict(
-        [point.statement, point.statement_zh or ""], sentence
-    )
+    return misfigured(question, point, sentence) or counts_contradict(_counts_of(point), sentence)
+
+
+def _counts_of(point: KeyPoint) -> list[str]:
+    """Where a point's counts are: its statements, and its cue phrases (GRPO's copies are four in the
+    statement, "three models" in a cue: without a learned reward model)."""
+    return [point.statement, point.statement_zh or "", *point.cues.all()]
 
 
 def misfigured(question: Question, point: KeyPoint, sentence: str) -> bool:
@@ -317,16 +321,18 @@ CUE_VETO = 0.3
 cue keeps rubric-worded answers credited, the veto drops a cue inside another claim. Chosen on the
 gold set's dev split (README: how the judge works)."""
 
-CUE_VETO_BEYOND_RECALL = 0.9
-"""Beyond recall (a point of level 2 or more), a cue phrase counts only where the head reads the
-point nearly as surely as it credits by meaning alone (0.93): "Overall I think RL will keep scaling
-but will eventually saturate" had shown *where RL scaling plateaus and why* on its cue, at 0.84.
-Chosen on the gold set's dev split (0.3 / 0.7 / 0.8 / 0.9 / 0.95: QWK 0.910 / 0.916 / 0.925 / 0.931
-/ 0.914; README, twenty-eighth session)."""
+CUE_VETO_BY_LEVEL = {1: CUE_VETO, 2: 0.6, 3: 0.9, 4: 0.9}
+"""Beyond recall a cue phrase counts only where the head agrees more, the more the level asks: at
+levels 3 and 4 nearly as surely as it credits by meaning alone (0.93). "Overall I think RL will keep
+scaling but will eventually saturate" had shown *where RL scaling plateaus and why* on its cue
+("saturat") at 0.84. Chosen on the gold set's dev split (QWK 0.910 with 0.3 everywhere; 0.9 from
+level 2 up, 0.931; 0.9 from level 3 up, 0.924; these bars, 0.925), keeping two user trials' plain
+level-2 sentences credited that 0.9 from level 2 up lost ("For a one-hot label, cross entropy equals
+KL.", read at 0.62; README, twenty-eighth session)."""
 
 
 def cue_veto(level: int) -> float:
-    return CUE_VETO if level == 1 else CUE_VETO_BEYOND_RECALL
+    return CUE_VETO_BY_LEVEL.get(level, max(CUE_VETO_BY_LEVEL.values()))
 
 
 CUE_OVER_WRONG = 0.5

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from agent.judge import claims
 from agent.judge.claims import cannot_show, figure_references
 from agent.judge.scoring import RubricScorer
 from agent.text import counts_contradict, factors_contradict, figures_contradict, gives_figure
@@ -42,12 +43,16 @@ def _without_figures_rule(question: Question) -> Question:
     return question.model_copy(update={"key_points": points})
 
 
-def test_naming_where_the_figures_are_does_not_show_a_figures_point(scorer: RubricScorer):
+def test_naming_where_the_figures_are_does_not_show_a_figures_point(scorer: RubricScorer, monkeypatch):
     question = BANK["algo-17"]
     name_drop = (
         "Thinking Machines published a blog post comparing on-policy distillation with RL, "
         "and the Qwen3 report has the same comparison."
     )
+    assert "figures-lineage" not in {e.key_point for e in scorer.assess(question, name_drop, None).covered}
+    # A cue phrase of an expert point now needs the head at 0.9 as well; with the old bar (0.3) the
+    # sentence's cue credits the point, and the figures rule alone keeps it out, whoever reads it.
+    monkeypatch.setattr(claims, "CUE_VETO_BY_LEVEL", dict.fromkeys(range(1, 5), claims.CUE_VETO))
     credited = {e.key_point for e in scorer.assess(_without_figures_rule(question), name_drop, None).covered}
     assert "figures-lineage" in credited, "the sentence reads like the point: the rule is what keeps it out"
     assert "figures-lineage" not in {e.key_point for e in scorer.assess(question, name_drop, None).covered}
