@@ -105,8 +105,14 @@ def claim_quote(
         shared = len(words & wanted) - len(words & unwanted)
         return (clause not in lead_ins, named, shared, _words(clause) >= 4, clause in turned)
 
-    best = max(clauses, key=weight)
-    return shorten(_with_consequence(" ".join(clean_for_display(sentence).split()), clauses, best), limit)
+    text = " ".join(clean_for_display(sentence).split())
+    # The best clause that still carries content once joined to its consequence and cut to length: a
+    # formula's "On min(: L = E[min(r*A, clip(r, 1-eps, 1+eps)*A)]: when A > …" had been quoted.
+    for best in sorted(clauses, key=weight, reverse=True):
+        quote = shorten(_with_consequence(text, clauses, best), limit)
+        if carries_content(quote.rstrip("…")):
+            return quote
+    return None
 
 
 def _with_consequence(text: str, clauses: list[str], best: str) -> str:

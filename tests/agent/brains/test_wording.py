@@ -8,7 +8,7 @@ import re
 import pytest
 
 from agent.brains.request import WriteRequest
-from agent.brains.wording import claim_quote, excerpt, opening, phrase, shown_words
+from agent.brains.wording import carries_content, claim_quote, excerpt, opening, phrase, shown_words
 from agent.prompts import load_yaml
 from agent.state import Assessment, Decision, Evidence, Flag, Heard
 
@@ -389,3 +389,13 @@ def test_an_excerpt_ends_at_a_word_not_inside_one():
     assert len(cut) <= 160 and cut.endswith("…")
     assert claim.startswith(cut[:-1]) and claim[len(cut) - 1] in " ,"  # the next character ends a word
     assert excerpt("short and whole", 160) == "short and whole"
+
+
+def test_a_quote_cut_to_length_still_carries_content_or_is_not_made(bank):
+    """Self-play quoted "On min(: L = E[min(r*A, clip(r, 1-eps, 1+eps)*A)]: when A > …": the clause
+    chosen carried content, the words left after the cut did not."""
+    point = bank["algo-07"].key_point("zero-gradient-cases")
+    sentence = f"On min(: {point.statement.rstrip('.')}, because that is what keeps the update well behaved."
+    quote = claim_quote(sentence, point.cues.all(), point.statement)
+    assert quote is None or carries_content(quote.rstrip("…"))
+    assert claim_quote("PPO clips the ratio so the step stays small.") == "PPO clips the ratio"
