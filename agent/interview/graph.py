@@ -182,7 +182,7 @@ async def assess(state: InterviewState, runtime: Runtime[InterviewContext]) -> C
     assessment = await judge_reply(brain, question, turn, prior, on_question[:-1])
     if has_content(turn):
         remembered = {"brain_memory": brain.remember()}
-    assessment = mark_hinted(question, assessment, turn, progress.hints)
+    assessment = mark_hinted(assessment, turn, progress.hints)
     stalls = stalls_after(progress, assessment, first_reply=turn.kind == "ask")
     _emit(
         runtime,

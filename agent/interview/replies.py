@@ -170,17 +170,11 @@ def _credited(question: Question, assessment: Assessment, found: Evidence) -> As
     )
 
 
-def mark_hinted(question: Question, assessment: Assessment, turn: Turn, hints: tuple[str, ...]) -> Assessment:
-    """What this answer shows toward a point hinted at, or in reply to a hint on the part of the
-    question that hint was about, is shown with a hint. Not the other parts: a hint that corrected a
-    trial's wrong claim about where GRPO's KL sits marked its later reasons for dropping the KL too."""
-    points = {kp.id: kp for kp in question.key_points}
-    hinted_at = [question.current_id(h) for h in hints]  # saved under a former id
-    hinted_parts = {points[h].part for h in hinted_at[-1:] if turn.kind == "hint" and h in points}
+def mark_hinted(assessment: Assessment, turn: Turn, hints: tuple[str, ...]) -> Assessment:
+    """What this answer shows in reply to a hint, or toward a point hinted at, is shown with a hint."""
 
     def hinted(e: Evidence) -> bool:
-        part = points[e.key_point].part if e.key_point in points else None
-        return e.key_point in assessment.new and (e.key_point in hinted_at or part in hinted_parts)
+        return e.key_point in assessment.new and (turn.kind == "hint" or e.key_point in hints)
 
     if not any(hinted(e) for e in assessment.covered):
         return assessment
