@@ -321,14 +321,14 @@ CUE_VETO = 0.3
 cue keeps rubric-worded answers credited, the veto drops a cue inside another claim. Chosen on the
 gold set's dev split (README: how the judge works)."""
 
-CUE_VETO_BY_LEVEL = {1: CUE_VETO, 2: 0.6, 3: 0.9, 4: 0.9}
+CUE_VETO_BY_LEVEL = {1: CUE_VETO, 2: 0.5, 3: 0.9, 4: 0.9}
 """Beyond recall a cue phrase counts only where the head agrees more, the more the level asks: at
 levels 3 and 4 nearly as surely as it credits by meaning alone (0.93). "Overall I think RL will keep
 scaling but will eventually saturate" had shown *where RL scaling plateaus and why* on its cue
 ("saturat") at 0.84. Chosen on the gold set's dev split (QWK 0.910 with 0.3 everywhere; 0.9 from
-level 2 up, 0.931; 0.9 from level 3 up, 0.924; these bars, 0.925), keeping two user trials' plain
-level-2 sentences credited that 0.9 from level 2 up lost ("For a one-hot label, cross entropy equals
-KL.", read at 0.62; README, twenty-eighth session)."""
+level 2 up, 0.931; 0.9 from level 3 up, 0.924; these bars, 0.925) and on two user trials' plain
+level-2 sentences that 0.9 from level 2 up stops crediting ("For a one-hot label, cross entropy
+equals KL.", read at 0.53; README, twenty-eighth session)."""
 
 
 def cue_veto(level: int) -> float:
