@@ -635,3 +635,14 @@ def test_points_said_beside_a_wrong_claim_are_not_asked_for_as_if_unsaid(scorer)
     turns = [Turn(question=question.id, kind="ask", asked="...", answer=answer, assessment=assessment)]
     found = recall(question, "gain-over-rl", turns)
     assert found is not None and "dense 的 per-token 信号" in found.quote
+
+
+def test_a_reasoning_point_is_not_credited_on_its_cue_alone(scorer, monkeypatch):
+    """ "Overall I think RL will keep scaling but will eventually saturate" names the plateau point's
+    cue and gives no reason: the head reads it at 0.84, short of the bar a cue needs at level 3."""
+    from agent.judge import claims
+
+    answer = "Scaling RL is really about scaling in the right way. Overall I think RL will keep scaling but will eventually saturate."
+    assert "limits-plateaus" not in {e.key_point for e in assess(scorer, "algo-16", answer).covered}
+    monkeypatch.setattr(claims, "CUE_VETO_BY_LEVEL", dict.fromkeys(range(1, 5), claims.CUE_VETO))
+    assert "limits-plateaus" in {e.key_point for e in assess(scorer, "algo-16", answer).covered}
