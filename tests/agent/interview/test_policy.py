@@ -306,18 +306,23 @@ def test_expert_depth_with_an_untouched_part_asks_that_part(question):
     assert decision.action == "follow_up" and question.key_point(decision.target).part == part.id
 
 
+def half_said_parts(question):
+    """Per part with basic points (of a question with several parts): the part, its basic points,
+    every other part's points as shown, and its own points as half said."""
+    for part in question.parts if len(question.parts) > 1 else []:
+        basic = [kp for kp in question.points_of(part.id) if kp.level < 4]
+        if basic:
+            shown = [kp.id for kp in question.key_points if kp.part != part.id]
+            yield part, basic, shown, [kp.id for kp in question.points_of(part.id)]
+
+
 @pytest.mark.parametrize("qid", BANK_IDS)
 def test_a_part_with_nothing_shown_opens_with_its_basic_question_though_half_said(bank, qid):
     """The twenty-fourth session's blind trial (algo-07, depth 3): a sentence about the min was read
     as half-saying CISPO's motivation, which took the CISPO part off the untouched list, and the
     follow-up asked for CISPO's full objective and reported speedup (level 4) first."""
     question = bank[qid]
-    for part in question.parts:
-        basic = [kp for kp in question.points_of(part.id) if kp.level < 4]
-        if not basic or len(question.parts) < 2:
-            continue
-        shown = [kp.id for kp in question.key_points if kp.part != part.id]
-        half_said = [kp.id for kp in question.points_of(part.id)]
+    for part, basic, shown, half_said in half_said_parts(question):
         decision = decide_at(
             question, assessment_for(question, shown, 3), CandidateAction.answer, progress(partly=half_said)
         )
@@ -330,12 +335,7 @@ def test_expert_depth_with_a_half_said_part_asks_that_part_before_moving_on(bank
     """A user trial (algo-12, depth 4 on one answer): the PPO-epochs part, 0 of 2 shown but half said,
     was not asked; the question closed with "Still open: how to choose the number of PPO epochs"."""
     question = bank[qid]
-    for part in question.parts:
-        basic = [kp for kp in question.points_of(part.id) if kp.level < 4]
-        if not basic or len(question.parts) < 2:
-            continue
-        shown = [kp.id for kp in question.key_points if kp.part != part.id]
-        half_said = [kp.id for kp in question.points_of(part.id)]
+    for part, basic, shown, half_said in half_said_parts(question):
         state = assessment_for(question, shown, 4)
         decision = decide_at(question, state, CandidateAction.answer, progress(partly=half_said))
         assert decision.action == "follow_up" and question.key_point(decision.target).part == part.id, part.id
