@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Literal
 
 import yaml
-from pydantic import Field, ValidationError
+from pydantic import Field, ValidationError, model_validator
 
 from common.errors import InputError
 from knowledge.models import SLUG, Bilingual, Cues, Misconception, NonEmpty, Source, _Strict
@@ -49,8 +49,21 @@ class Group(_Strict):
     what: Bilingual
     ask: Bilingual
     """The follow-up that challenges a swap ({term}: the term given away)."""
-    binds_by: Literal["design", "origin"]
+    binds_by: Literal["design", "origin", "role"]
+    """`role`: who plays which part ("PP across nodes", "routing recorded in the trainer"): a term is
+    bound to the nearest rival in its clause, whatever the word between (`misattribution._bound_to`)."""
     owners: list[Owner] = Field(min_length=2)
+    context: list[NonEmpty] = Field(default_factory=list)
+    """Words one of which a stretch must hold for the group to be read there ("record" is a role
+    only in a sentence about routing)."""
+    ignore: list[NonEmpty] = Field(default_factory=list)
+    """Names that hold an owner or a term without binding them ("rollout routing replay")."""
+
+    @model_validator(mode="after")
+    def _roles_have_two_sides(self) -> Group:
+        if self.binds_by == "role" and len(self.owners) != 2:
+            raise ValueError(f"role group {self.id} needs exactly two owners (a swap gives a term to the other)")
+        return self
 
 
 class Quantity(_Strict):
@@ -138,6 +151,24 @@ def load_facts(path: Path = FACTS_FILE) -> Facts:
 
 
 @cache
+def _group_of_swap() -> dict[str, str]:
+    """Each swap's group, by its own id and by the bank misconceptions that state it (`same_as`: a
+    question charges the swap under the bank's id, "tp-across-nodes", and its mirror under ours)."""
+    out: dict[str, str] = {}
+    for group in load_facts().groups:
+        for attribute in (a for o in group.owners for a in o.owns):
+            out |= dict.fromkeys([misattribution_id(attribute), *attribute.same_as], group.id)
+    return out
+
+
+def confusion(misconception: str) -> str:
+    """What one wrong claim is counted as: terms of one group given away in one answer are one
+    confusion, in one sentence or two ("vLLM 的核心是 RadixAttention；SGLang 是 PagedAttention 起家的",
+    a trial's, was charged twice and scored 0 beside a right definition); anything else is itself."""
+    return _group_of_swap().get(misconception, misconception)
+
+
+@cache
 def challenges() -> dict[str, Bilingual]:
     """Per misattribution, reversed formula or reversed trend, the question that challenges it."""
     swaps = {
@@ -170,13 +201,25 @@ def misattributions() -> dict[str, Misconception]:
                 each_zh = "；".join(
                     f"{o.named('zh')}：{'、'.join(a.named('zh') for a in o.owns)}" for o in group.owners
                 )
+                statement = f"{attribute.name} belongs to a rival of {owner.name}."
+                statement_zh = f"把 {attribute.named('zh')} 安到了 {owner.named('zh')} 之外的系统头上。"
+                correction = (
+                    f"{attribute.name} is {possessive(owner.name)} ({group.what.en}; {ref}). In full: {each_en}."
+                )
+                correction_zh = f"{attribute.named('zh')} 属于 {owner.named('zh')}（{group.what.zh}；{ref}）。完整的对应：{each_zh}。"
+                if group.binds_by == "role":  # two rivals; "recorded is the inference engine's" reads wrong
+                    rival = next(o for o in group.owners if o is not owner)
+                    statement = f"{attribute.name[:1].upper()}{attribute.name[1:]}: {rival.name}, not {owner.name}."
+                    statement_zh = f"{attribute.named('zh')}的是{rival.named('zh')}，而不是{owner.named('zh')}。"
+                    correction = f"It is the other way round: {each_en} ({group.what.en}; {ref})."
+                    correction_zh = f"说反了：{each_zh}（{group.what.zh}；{ref}）。"
                 out[misattribution_id(attribute)] = Misconception(
                     id=misattribution_id(attribute),
-                    statement=f"{attribute.name} belongs to a rival of {owner.name}.",
-                    statement_zh=f"把 {attribute.named('zh')} 安到了 {owner.named('zh')} 之外的系统头上。",
+                    statement=statement,
+                    statement_zh=statement_zh,
                     cues=Cues(en=names, zh=names),
-                    correction=f"{attribute.name} is {possessive(owner.name)} ({group.what.en}; {ref}). In full: {each_en}.",
-                    correction_zh=f"{attribute.named('zh')} 属于 {owner.named('zh')}（{group.what.zh}；{ref}）。完整的对应：{each_zh}。",
+                    correction=correction,
+                    correction_zh=correction_zh,
                     sources=[attribute.source],
                 )
     return out

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
-from agent.judge.misattribution import misattributions_in
+from agent.judge.misattribution import misattributions_in, rightly_owned_in
 from agent.judge.referents import resolve
 from agent.judge.siblings import about_another_algorithm, names_a_sibling_instead, sibling_swapped_in
 from agent.judge.trends import reversed_trends, turns_round_a_trend_of
@@ -33,7 +33,7 @@ from agent.text import (
     stems,
 )
 from knowledge.exemplars import QuestionExemplars, load_exemplars
-from knowledge.facts import load_facts, misattributions
+from knowledge.facts import confusion, load_facts, misattributions
 from knowledge.models import KeyPoint, Question
 
 if TYPE_CHECKING:  # agent.judge.meaning builds these records, so it imports this module
@@ -94,16 +94,22 @@ def gives_its_terms_away(point: KeyPoint, sentence: str) -> bool:
     """Does the sentence give a term the point names to the wrong owner? "SGLang 用的是 PagedAttention，
     vLLM 是 RadixAttention" had been the evidence for "vLLM's core is PagedAttention, SGLang's is
     RadixAttention" (e5 reads the swap as the claim, 0.996) while it was challenged as a swap."""
-    swapped = _swapped_terms(sentence)
+    swapped = _swaps(sentence)
     if not swapped:
         return False
     named = " ".join([point.statement, point.statement_zh or "", *point.cues.all()]).lower()
-    return any(term in named for term in swapped)
+    if any(term in named for term, _ in swapped):
+        return True
+    # Roles: "decoupled PPO 里 clip 以 behaviour policy 为中心" gives away no term the point's statement
+    # names, but the point is the right way round of the same group ("clip on π_θ/π_prox").
+    owned = rightly_owned_in(point.statement) | rightly_owned_in(point.statement_zh or "")
+    return bool({confusion(m) for m in owned} & {group for _, group in swapped})
 
 
 @cache
-def _swapped_terms(sentence: str) -> frozenset[str]:
-    return frozenset(swap.term.lower() for swap in misattributions_in(sentence))
+def _swaps(sentence: str) -> frozenset[tuple[str, str]]:
+    """(term, group) of each term the sentence gives to the wrong owner."""
+    return frozenset((swap.term.lower(), confusion(swap.misconception)) for swap in misattributions_in(sentence))
 
 
 def cannot_be_taken_for(question: Question, point: KeyPoint, sentence: str) -> bool:

@@ -110,6 +110,8 @@ def _find(stretch: str, group: Group) -> tuple[list[_Name], list[_Name]]:
     # A name inside a longer one ("字节" in "字节跳动", "glm" in a term's own words) is part of it.
     terms = [t for t in terms if not any(_inside(t, u) for u in terms)]
     owners = [o for o in owners if not any(_inside(o, t) or (o.start, o.end) == (t.start, t.end) for t in terms)]
+    if group.binds_by == "role":
+        owners = [o for o in owners if not any(_inside(o, u) for u in owners) and not _in_a_ratio(stretch, o, owners)]
     return owners, terms
 
 
@@ -140,6 +142,101 @@ def _bound_to(
         if best is None or len(gap) < best[0]:
             best = (len(gap), owner)
     return best[1] if best else None
+
+
+COMMA = re.compile(r"[,，、]")
+
+
+def _clause_around(stretch: str, owner: _Name, term: _Name) -> str:
+    """The comma-delimited stretch from the name to the term: where sharing or comparing would
+    unbind them ("vLLM, like SGLang, uses ..."). A simile elsewhere in the sentence does not: the
+    trial's "PagedAttention 是 vLLM 的，核心是把 KV cache 切成 block，像操作系统分页一样 ..." gives
+    PagedAttention back to vLLM."""
+    low, high = min(owner.start, term.start), max(owner.end, term.end)
+    before = [m.end() for m in COMMA.finditer(stretch, 0, low)]
+    after = COMMA.search(stretch, high)
+    return stretch[before[-1] if before else 0 : after.start() if after else len(stretch)]
+
+
+ROLE_STOP_BEFORE = re.compile(r"\b(?:and|then|so)\b|然后|并(?![不非没])|接着")
+"""Between a name and a term: a second predicate begins ("... in the inference engine and replays
+them in the trainer": the replaying is not the engine's; "the pipeline stages on the fast links
+inside a machine and spread the tensor-parallel shards": the machine is not TP's)."""
+ROLE_STOP_AFTER = re.compile(rf"{ROLE_STOP_BEFORE.pattern}|\b(?:what|which|whose|that|who)\b")
+"""... and between a term and a later name, a relative clause ("replays what vLLM chose")."""
+WEIGHED = re.compile(
+    r"\b(?:slow|slower|too|avoid|avoids|bad|worse|expensive|costly|kills?|hurts?|would|could|if|"
+    r"people (?:often )?think|some think|assume)\b|"
+    r"慢|避免|别|不要|不能|不该|不应|代价|瓶颈|太|如果|假如|要是|以为|有人"
+)
+"""A clause that weighs, supposes or reports a placement rather than states it ("TP across nodes
+would be too slow", "如果 behavior policy 同时当 clip 中心", "people think you can extend TP over IB");
+one that negates anything ("I wouldn't stretch TP across nodes") is passed over as well."""
+PLACE = re.compile(r"\b(?:in|on|at|during|inside|within|into|onto|over|across|to)\b|在|于|到")
+"""A name after a role term is where the role is played only through a word of place ("recorded in
+the trainer"), not as its object ("replays old rollouts") or the owner of its object."""
+OWNER_OF_NEXT = re.compile(r"\s*(?:'s|’s|时的|的)")
+ADJECTIVE = re.compile(r"\b(?:the|those|these|its|their)\s*$")
+"""A role word after a determiner names a thing ("those recorded values"), it does not state a role."""
+OBJECT_OF_BA = re.compile(r"把[^，,。；;]*$")
+RATIO = re.compile(r"\s*(?:/|over|除以)\s*$")
+
+
+def _role_of(text: str, term: _Name, owners: list[_Name], terms: list[_Name]) -> _Name | None:
+    """The rival a role term is given to: the nearest name on either side in the term's clause, with
+    no other term of the group, negation or new predicate between, in a clause that states the role
+    rather than weighing it."""
+    if text[term.start : term.end].endswith("ed") and ADJECTIVE.search(text[: term.start]):
+        return None
+    best: tuple[int, _Name] | None = None
+    for owner in owners:
+        if owner.end <= term.start:
+            gap = text[owner.end : term.start]
+            # 把 puts the name in the object ("把推理时选中的专家回放"), not where the verb happens
+            placed = not ROLE_STOP_BEFORE.search(gap) and not OBJECT_OF_BA.search(text[: owner.start])
+        elif owner.start >= term.end:
+            gap = text[term.end : owner.start]
+            placed = (
+                bool(PLACE.search(gap + text[term.start : term.end]))
+                and not ROLE_STOP_AFTER.search(gap)
+                and not OWNER_OF_NEXT.match(text, owner.end)
+            )
+        else:
+            continue
+        rivals_between = [o for o in owners if o.owner != owner.owner]
+        if (
+            not placed
+            or len(gap) > MAX_GAP
+            or COMMA.search(gap)
+            or NEGATED.search(gap)
+            or _term_between(owner, term, terms)
+            or _term_between(owner, term, rivals_between)
+        ):
+            continue
+        if best is None or len(gap) < best[0]:
+            best = (len(gap), owner)
+    clause = _clause_around(text, best[1], term) if best else ""
+    if best is None or WEIGHED.search(clause) or NEGATED.search(clause):
+        return None
+    return best[1]
+
+
+def _in_a_ratio(text: str, name: _Name, owners: list[_Name]) -> bool:
+    """Is the name one side of a ratio of two of the group's names ("π_prox / π_behav")? It then
+    names the weight, not a role."""
+    return any(
+        (o.end <= name.start and RATIO.match(text[o.end : name.start]))
+        or (name.end <= o.start and RATIO.match(text[name.end : o.start]))
+        for o in owners
+        if o.owner != name.owner
+    )
+
+
+def _without_names(stretch: str, names: list[str]) -> str:
+    """The stretch with these names blanked (same length, so positions hold)."""
+    for name in names:
+        stretch = _pattern(name.lower()).sub(lambda m: " " * len(m.group(0)), stretch)
+    return stretch
 
 
 def _term_between(owner: _Name, term: _Name, terms: list[_Name]) -> bool:
@@ -203,18 +300,24 @@ def _bindings(sentence: str) -> list[_Binding]:
     claims = [c.group(0) for c in CLAIM.finditer(sentence.lower())]
     stretches = [s for c in claims if not QUESTION.search(c.strip()) for s in _stretches(c)]
     for stretch in stretches:
-        if not stretch.strip() or SHARED.search(stretch) or DENIED.search(stretch):
+        if not stretch.strip() or DENIED.search(stretch):
             continue
         for group in load_facts().groups:
-            owners, terms = _find(stretch, group)
+            if group.context and not any(word in stretch for word in group.context):
+                continue
+            text = _without_names(stretch, group.ignore)
+            owners, terms = _find(text, group)
             for term in terms:
-                owner = _bound_to(stretch, term, owners, terms, RELATION[group.binds_by])
+                if group.binds_by == "role":
+                    owner = _role_of(text, term, owners, terms)
+                else:
+                    owner = _bound_to(text, term, owners, terms, RELATION[group.binds_by])
                 attribute = term.attribute
-                if attribute is None or owner is None:
+                if attribute is None or owner is None or SHARED.search(_clause_around(text, owner, term)):
                     continue
                 swap = Misattribution(
                     misattribution_id(attribute),
-                    stretch[term.start : term.end],
+                    text[term.start : term.end],
                     group.owners[owner.owner].name,
                     tuple(attribute.same_as),
                 )

@@ -38,7 +38,7 @@ from agent.text import (
     sentences,
     shorten,
 )
-from knowledge.facts import misattributions
+from knowledge.facts import confusion
 from knowledge.models import Question
 
 
@@ -199,10 +199,9 @@ def is_keyword_list(content: list[str]) -> bool:
 
 
 def distinct_wrong_claims(misconceptions: list[MisconceptionHit]) -> int:
-    """How many wrong claims the answer makes: one sentence that swaps two owners ("vLLM 的核心是
-    RadixAttention，SGLang 的核心是 PagedAttention") is one confusion, though it gives each term away."""
-    swaps = misattributions()
-    return len({m.quote if m.misconception in swaps else m.misconception for m in misconceptions})
+    """How many wrong claims the answer makes: swapping two owners ("vLLM 的核心是 RadixAttention，SGLang
+    的核心是 PagedAttention") is one confusion, though it gives each term away (`facts.confusion`)."""
+    return len({confusion(m.misconception) for m in misconceptions})
 
 
 class RubricScorer:

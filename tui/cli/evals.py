@@ -49,7 +49,7 @@ def eval_command(
         bool,
         typer.Option(
             "--trends",
-            help="Instead: how often blind sentences that turn a trend round are caught, and right ones flagged (evals/trends).",
+            help="Instead: how often blind sentences that turn a trend round or swap two roles are caught, and right ones flagged (evals/trends).",
         ),
     ] = False,
     explain: Annotated[
@@ -195,10 +195,10 @@ def _topic(bank: Bank, settings: Settings, as_json: bool) -> None:
 
 
 def _trends(as_json: bool) -> None:
-    from evals.trends import evaluate_trends, load_trend_items
+    from evals.trends import all_items, evaluate_trends
     from evals.trends import table as trends_table
 
-    _print(evaluate_trends(load_trend_items()), trends_table, as_json)
+    _print(evaluate_trends(all_items()), trends_table, as_json)
 
 
 def _print(report: dict, render: Callable[[dict], str], as_json: bool) -> None:

@@ -11,11 +11,11 @@ import pytest
 from agent.brains.request import WriteRequest
 from agent.brains.wording import phrase
 from agent.interview.policy import Limits, decide
-from agent.judge.misattribution import misattributions_in
+from agent.judge.misattribution import misattributions_in, rightly_owned_in
 from agent.state import CandidateAction, Flag, QuestionProgress
 from common.errors import InputError
 from knowledge.bank import load_bank
-from knowledge.facts import challenges, load_facts, misattributions
+from knowledge.facts import challenges, confusion, load_facts, misattributions
 
 BANK = load_bank()
 
@@ -180,10 +180,7 @@ def test_right_negated_compared_or_asked_bindings_are_left_alone(sentence):
 
 
 def test_an_answer_built_on_swapped_owners_shows_nothing_and_is_challenged(scorer):
-    answer = (
-        "Continuous batching lets finished requests leave and new ones join at every decode step. "
-        "SGLang is built around PagedAttention. The core of vLLM, on the other hand, is RadixAttention."
-    )
+    answer = "SGLang is built around PagedAttention. The core of vLLM, on the other hand, is RadixAttention."
     result = scorer.assess(BANK["infra-05"], answer, None)
     assert {m.misconception for m in result.misconceptions} == {
         "misattributed-pagedattention",
@@ -191,6 +188,28 @@ def test_an_answer_built_on_swapped_owners_shows_nothing_and_is_challenged(score
     }
     assert result.depth == 0 and Flag.misconception in result.flags
     assert all("SGLang" in m.correction or "vLLM" in m.correction for m in result.misconceptions)
+
+
+@pytest.mark.parametrize(
+    "swap",
+    [
+        "vLLM 的核心是 RadixAttention，SGLang 的核心是 PagedAttention。",
+        # Trial 31: the same swap cut in two by a semicolon was charged twice and scored 0.
+        "vLLM 的核心是 RadixAttention，用 radix tree 自动做前缀复用；SGLang 是 PagedAttention 起家的，把 KV cache 按 block 分页管理。",
+        "SGLang is built around PagedAttention. The core of vLLM, on the other hand, is RadixAttention.",
+    ],
+)
+def test_a_swap_of_two_owners_is_one_confusion_however_it_is_punctuated(scorer, swap):
+    answer = f"Continuous batching lets finished requests leave and new ones join at every decode step. {swap}"
+    result = scorer.assess(BANK["infra-05"], answer, None)
+    assert len(result.misconceptions) == 2 and result.depth == 1
+    assert "continuous-batching-definition" in {e.key_point for e in result.covered}
+
+
+def test_two_confusions_of_different_facts_are_two():
+    hits = [m for s in ("vLLM's core is RadixAttention.", "slime comes from Ant Group.") for m in misattributions_in(s)]
+    assert len(hits) == 2
+    assert len({confusion(h.misconception) for h in hits}) == 2
 
 
 def test_one_swap_caps_the_answer_and_the_follow_up_asks_whose_it_is(scorer):
@@ -207,16 +226,6 @@ def test_one_swap_caps_the_answer_and_the_follow_up_asks_whose_it_is(scorer):
     assert decision.challenge == "misattributed-radixattention" or decision.target == "misattributed-radixattention"
     text = phrase(WriteRequest(question, decision, result, (), "en", 1))
     assert "RadixAttention" in text and "vLLM's core is RadixAttention" in text
-
-
-def test_one_sentence_swapping_two_owners_is_one_confusion(scorer):
-    answer = (
-        "Continuous batching lets finished requests leave and new ones join at every decode step. "
-        "vLLM 的核心是 RadixAttention，SGLang 的核心是 PagedAttention。"
-    )
-    result = scorer.assess(BANK["infra-05"], answer, None)
-    assert len(result.misconceptions) == 2 and result.depth == 1
-    assert "continuous-batching-definition" in {e.key_point for e in result.covered}
 
 
 def test_a_swap_the_bank_already_names_is_charged_once(scorer):
@@ -310,3 +319,115 @@ def test_an_owner_named_in_the_plural_takes_a_bare_apostrophe():
     assert "misattributed-ring-attention-kv-passed" in {swap.misconception for swap in misattributions_in(sentence)}
     correction = misattributions()["misattributed-ring-attention-kv-passed"].correction
     assert "the key/value blocks' (" in correction and "blocks's" not in correction
+
+
+@pytest.mark.parametrize(
+    "sentence, given",
+    [
+        # User trials' plants, each read by e5 as the right claim.
+        (
+            "the rule of thumb is to put pipeline parallelism inside the node on NVLink and stretch tensor "
+            "parallelism across nodes over InfiniBand, since PP is the chatty one",
+            {("inside the node", "pipeline parallelism"), ("across nodes", "tensor parallelism")},
+        ),
+        (
+            "R3（Rollout Routing Replay）是在训练引擎（Megatron/FSDP）前向的时候把每个 token 选中的 expert 记下来，"
+            "然后推理端 vLLM 生成时按这个路由重放",
+            {("记下", "the training engine"), ("重放", "the inference engine")},
+        ),
+        (
+            "AReaL's decoupled PPO ... the clip trust region is centred on the behaviour policy that generated "
+            "the tokens, and the proximal policy is the one you importance-weight against",
+            {("centred on", "the behaviour policy π_behav"), ("importance-weight", "the proximal policy π_prox")},
+        ),
+        (
+            "routing 是在 training 端录的，在 inference 端回放的。",
+            {("录的", "the training engine"), ("回放", "the inference engine")},
+        ),
+        ("PP 放在节点内走 NVLink，TP 跨节点。", {("节点内", "pipeline parallelism"), ("跨节点", "tensor parallelism")}),
+    ],
+)
+def test_roles_played_the_wrong_way_round_are_found(sentence, given):
+    assert {(m.term, m.given_to) for m in misattributions_in(sentence)} == given
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Tensor parallelism stays within a node on NVLink because it all-reduces in every layer.",
+        "TP 放在节点内走 NVLink，因为每一层都要做 all-reduce；PP 跨节点，因为只在 stage 之间传 activation。",
+        "The routing decisions are recorded in the rollout engine, 然后训练的时候 replay 回去.",
+        "decoupled PPO 里 clip 的中心是 proximal policy，behaviour policy 只通过 π_prox / π_behav 这个 importance weight 进来。",
+        # weighed, negated, supposed or reported, not stated
+        "I wouldn't stretch TP across nodes the way you can with DP.",
+        "TP across nodes would be too slow.",
+        "People often think you can extend TP over InfiniBand for memory.",
+        "如果过期的 behavior policy 同时当 IS 分母和 clip 中心，数据很旧时更新会出问题。",
+        # the name is the object's owner or sits in the object, not where the verb happens
+        "Once you replay the rollout's routing in training, the two sides pick the same experts.",
+        "两边选的专家也可能不同，所以要把生成时的选择记下来让训练照用。",
+        "MoE 的修法包括 routing replay（记录 rollout 时的路由并在训练中重放）。",
+        "at training time Megatron plugs those recorded values straight back in.",
+        # not about routing: record and replay mean other things
+        "The trainer records the loss every step.",
+        "Off-policy methods replay rollouts from a replay buffer.",
+    ],
+)
+def test_roles_played_the_right_way_or_not_stated_are_left_alone(sentence):
+    assert misattributions_in(sentence) == []
+
+
+def test_a_simile_elsewhere_in_the_sentence_does_not_unbind_a_term():
+    """Trial 31: the candidate's correction was not heard because of "像操作系统分页一样", and the close
+    reminded them of the swap they had just put right."""
+    sentence = (
+        "PagedAttention 是 vLLM 的，核心是把 KV cache 切成固定大小的 block，像操作系统分页一样用 block table 映射。"
+    )
+    assert rightly_owned_in(sentence) == {"misattributed-pagedattention"}
+    assert misattributions_in("vLLM 和 SGLang 一样用 RadixAttention。") == []
+
+
+def test_a_role_group_needs_two_sides(tmp_path: Path):
+    import yaml
+
+    from knowledge.facts import FACTS_FILE
+
+    data = yaml.safe_load(FACTS_FILE.read_text(encoding="utf-8"))
+    group = next(g for g in data["groups"] if g["binds_by"] == "role")
+    group["owners"].append({**group["owners"][0], "name": "a third"})
+    bad = tmp_path / "facts.yaml"
+    bad.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    with pytest.raises(InputError, match=rf"facts\.yaml: .*{group['id']} needs exactly two owners"):
+        load_facts.__wrapped__(bad)
+
+
+def test_a_role_swap_is_corrected_both_ways_round_and_challenged_by_asking_which():
+    wrong = misattributions()["misattributed-pp-across-nodes"]
+    assert "pipeline parallelism: across nodes" in wrong.correction and "tensor parallelism" in wrong.correction
+    assert "流水线并行：跨节点" in wrong.correction_zh
+    asked = challenges()["misattributed-pp-across-nodes"].en
+    assert "tensor and pipeline parallelism belongs across nodes?" in asked, "it asks which, naming both sides"
+
+
+def test_a_role_swap_is_not_the_evidence_for_the_point_it_turns_round(scorer):
+    """Trial 31's plant, which e5 read as the decoupled-PPO point: challenged, and credited nothing."""
+    answer = (
+        "AReaL's decoupled PPO keeps the clip trust region centred on the behaviour policy that generated the "
+        "tokens, and the proximal policy is the one you importance-weight against to correct for the staleness."
+    )
+    result = scorer.assess(BANK["algo-14"], answer, None)
+    assert "misattributed-prox-is-clip-centre" in {m.misconception for m in result.misconceptions}
+    assert "areal-decoupled-ppo" not in {e.key_point for e in result.covered}
+
+
+def test_a_role_swap_the_bank_also_names_is_one_confusion(scorer):
+    """Trial 31's PP/TP plant is the bank's "tp-across-nodes" and our "inside a node" swap at once:
+    one confusion, so the right sentence before it still counts."""
+    answer = (
+        "KV-cache transfer matters because prefill and decode run on different GPUs. The rule of thumb is to put "
+        "pipeline parallelism inside the node on NVLink and stretch tensor parallelism across nodes over "
+        "InfiniBand, since PP is the chatty one."
+    )
+    result = scorer.assess(BANK["infra-02"], answer, None)
+    assert {m.misconception for m in result.misconceptions} == {"tp-across-nodes", "misattributed-tp-inside-node"}
+    assert result.depth == 1 and result.covered
