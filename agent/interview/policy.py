@@ -22,7 +22,9 @@ from dataclasses import dataclass
 
 from agent.brains.parts import untouched_parts
 from agent.brains.wording import AFFIRM_STRENGTH, point_behind
+from agent.judge.misattribution import rightly_owned_in
 from agent.state import Assessment, CandidateAction, Decision, Flag, Heard, QuestionProgress
+from knowledge.facts import confusion
 from knowledge.models import KeyPoint, Part, Question
 
 NEAR_MISS = 0.2
@@ -205,9 +207,9 @@ def _hint_target(question: Question, assessment: Assessment, probed: tuple[str, 
     last = probed[-1] if probed else None
     if last in missed:
         return last
-    challenged = next((m for m in question.misconceptions if m.id == last), None)
-    if challenged is not None and point_behind(question, challenged).id in missed:
-        return point_behind(question, challenged).id  # a hint right after a challenge helps with that
+    behind = _point_behind_challenge(question, last)
+    if behind is not None and behind in missed:
+        return behind  # a hint right after a challenge helps with that
     # The bank's level order now, not the order `assessment.missed` was saved in (a session resumed
     # after the bank changed); the scorer's assessments list them in this order anyway.
     in_order = [point_id for point_id in question.missed() if point_id in missed]
@@ -217,6 +219,25 @@ def _hint_target(question: Question, assessment: Assessment, probed: tuple[str, 
         if points:
             return points[0]
     return in_order[0]
+
+
+def _point_behind_challenge(question: Question, last: str | None) -> str | None:
+    """The key point the wrong claim just challenged gets wrong: the bank's own misconception's, or,
+    for a term given to the wrong owner, a point whose statement gives that group's terms to their
+    owners (trial 31: the hint that
+    challenged "vLLM 的核心是 RadixAttention" was filed under another point, which the correction
+    then showed "with a hint"). A swap on a question none of whose points names it has none."""
+    if last is None:
+        return None
+    try:
+        wrong = question.misconception(last)
+    except KeyError:
+        return None
+    behind = point_behind(question, wrong)
+    if wrong in question.misconceptions:
+        return behind.id
+    owned = rightly_owned_in(behind.statement) | rightly_owned_in(behind.statement_zh or "")
+    return behind.id if confusion(wrong.id) in {confusion(m) for m in owned} else None
 
 
 def _why(question: Question, target: str, assessment: Assessment, open_parts: list[Part]) -> str:

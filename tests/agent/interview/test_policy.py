@@ -461,3 +461,37 @@ def test_a_hint_right_after_a_challenge_helps_with_the_challenged_claim(wrong, p
     decision = decide_at(question, state, CandidateAction.hint, progress(follow_ups=1, probed=[wrong]))
     assert decision.action == "hint"
     assert question.key_point(decision.target).part == part
+
+
+@pytest.mark.parametrize(
+    ("question_id", "swap", "behind"),
+    [
+        ("infra-05", "misattributed-radixattention", "engine-core-ideas"),
+        ("infra-02", "misattributed-pp-across-nodes", "tp-pp-tradeoffs"),
+        ("algo-11", "misattributed-r3-recorded-in-inference", "routing-replay"),
+    ],
+)
+def test_a_hint_after_challenging_a_swap_is_filed_under_the_point_it_gets_wrong(question_id, swap, behind):
+    """Trial 31: the hint that challenged "vLLM 的核心是 RadixAttention" was filed under another point,
+    and the candidate's correction was then marked as shown "with a hint" there."""
+    question = cached_bank()[question_id]
+    wrong = question.misconception(swap)
+    state = assessment_for(question, (), 0).model_copy(
+        update={
+            "misconceptions": [MisconceptionHit(misconception=swap, quote="the swap", correction=wrong.correction)],
+            "flags": [Flag.misconception],
+        }
+    )
+    decision = decide_at(question, state, CandidateAction.answer, progress())
+    assert (decision.action, decision.challenge, decision.target) == ("hint", swap, behind)
+
+
+def test_a_swap_on_a_question_whose_points_do_not_name_it_gets_the_usual_hint():
+    question = cached_bank()["algo-07"]
+    swap = "misattributed-radixattention"
+    wrong = question.misconception(swap)
+    state = assessment_for(question, (), 0).model_copy(
+        update={"misconceptions": [MisconceptionHit(misconception=swap, quote="the swap", correction=wrong.correction)]}
+    )
+    decision = decide_at(question, state, CandidateAction.answer, progress())
+    assert decision.challenge == swap and decision.target == first_untouched_point(question, set())
