@@ -58,6 +58,9 @@ class Group(_Strict):
     only in a sentence about routing)."""
     ignore: list[NonEmpty] = Field(default_factory=list)
     """Names that hold an owner or a term without binding them ("rollout routing replay")."""
+    acted_on: bool = False
+    """The owners are what the role words act on ("raises ε_high"): a name right after the word is
+    bound to it without a word of place."""
 
     @model_validator(mode="after")
     def _roles_have_two_sides(self) -> Group:
@@ -162,9 +165,9 @@ def _group_of_swap() -> dict[str, str]:
 
 
 def confusion(misconception: str) -> str:
-    """What one wrong claim is counted as: terms of one group given away in one answer are one
-    confusion, in one sentence or two ("vLLM 的核心是 RadixAttention；SGLang 是 PagedAttention 起家的",
-    a trial's, was charged twice and scored 0 beside a right definition); anything else is itself."""
+    """The fact group a swap belongs to, by its id or by the bank misconception that states it (the
+    hint after challenging it goes to the point stating that group right; a swap sentence is no
+    evidence for such a point); anything else is itself."""
     return _group_of_swap().get(misconception, misconception)
 
 

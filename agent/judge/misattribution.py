@@ -175,6 +175,8 @@ one that negates anything ("I wouldn't stretch TP across nodes") is passed over 
 PLACE = re.compile(r"\b(?:in|on|at|during|inside|within|into|onto|over|across|to)\b|在|于|到")
 """A name after a role term is where the role is played only through a word of place ("recorded in
 the trainer"), not as its object ("replays old rollouts") or the owner of its object."""
+OBJECT_NEXT = re.compile(r"\s*(?:the\s+|only\s+|just\s+)*")
+"""A name right after a role word it is the object of ("raises ε_high", "raise the upper bound")."""
 OWNER_OF_NEXT = re.compile(r"\s*(?:'s|’s|时的|的)")
 ADJECTIVE = re.compile(r"\b(?:the|those|these|its|their)\s*$")
 """A role word after a determiner names a thing ("those recorded values"), it does not state a role."""
@@ -182,7 +184,7 @@ OBJECT_OF_BA = re.compile(r"把[^，,。；;]*$")
 RATIO = re.compile(r"\s*(?:/|over|除以)\s*$")
 
 
-def _role_of(text: str, term: _Name, owners: list[_Name], terms: list[_Name]) -> _Name | None:
+def _role_of(text: str, term: _Name, owners: list[_Name], terms: list[_Name], *, acted_on: bool) -> _Name | None:
     """The rival a role term is given to: the nearest name on either side in the term's clause, with
     no other term of the group, negation or new predicate between, in a clause that states the role
     rather than weighing it."""
@@ -193,11 +195,12 @@ def _role_of(text: str, term: _Name, owners: list[_Name], terms: list[_Name]) ->
         if owner.end <= term.start:
             gap = text[owner.end : term.start]
             # 把 puts the name in the object ("把推理时选中的专家回放"), not where the verb happens
-            placed = not ROLE_STOP_BEFORE.search(gap) and not OBJECT_OF_BA.search(text[: owner.start])
+            in_the_object = not acted_on and OBJECT_OF_BA.search(text[: owner.start])
+            placed = not ROLE_STOP_BEFORE.search(gap) and not in_the_object
         elif owner.start >= term.end:
             gap = text[term.end : owner.start]
             placed = (
-                bool(PLACE.search(gap + text[term.start : term.end]))
+                bool(PLACE.search(gap + text[term.start : term.end]) or (acted_on and OBJECT_NEXT.fullmatch(gap)))
                 and not ROLE_STOP_AFTER.search(gap)
                 and not OWNER_OF_NEXT.match(text, owner.end)
             )
@@ -309,7 +312,7 @@ def _bindings(sentence: str) -> list[_Binding]:
             owners, terms = _find(text, group)
             for term in terms:
                 if group.binds_by == "role":
-                    owner = _role_of(text, term, owners, terms)
+                    owner = _role_of(text, term, owners, terms, acted_on=group.acted_on)
                 else:
                     owner = _bound_to(text, term, owners, terms, RELATION[group.binds_by])
                 attribute = term.attribute

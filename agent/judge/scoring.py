@@ -199,9 +199,12 @@ def is_keyword_list(content: list[str]) -> bool:
 
 
 def distinct_wrong_claims(misconceptions: list[MisconceptionHit]) -> int:
-    """How many wrong claims the answer makes: swapping two owners ("vLLM 的核心是 RadixAttention，SGLang
-    的核心是 PagedAttention") is one confusion, though it gives each term away (`facts.confusion`)."""
-    return len({confusion(m.misconception) for m in misconceptions})
+    """How many wrong claims the answer makes: one sentence that swaps two owners ("vLLM 的核心是
+    RadixAttention，SGLang 的核心是 PagedAttention"; "PP inside the node, TP across nodes", charged as the
+    bank's "tp-across-nodes" and our swap) is one confusion, though it gives each term away. A swap
+    over two sentences stays two: counting it once cost two dev and one held-out bluff their 0
+    (twenty-ninth session)."""
+    return len({m.quote if confusion(m.misconception) != m.misconception else m.misconception for m in misconceptions})
 
 
 class RubricScorer:

@@ -46,7 +46,6 @@ from agent.state import HINTED_AT_BEST
 from common.errors import InputError
 from common.file_lock import file_lock
 from knowledge.bank import Bank
-from knowledge.facts import confusion
 from knowledge.models import Question
 
 Clock = Callable[[], datetime]
@@ -190,14 +189,9 @@ def mastery(history: History, bank: Bank, now: datetime) -> dict[str, float]:
             total = sums.setdefault(topic, [0.0, 0.0, 0.0])
             total[0] += weight * r.rated_depth / 4
             total[1] += weight
-            total[2] += weight * MISCONCEPTION_PENALTY * _wrong_claims(r.attempt.misconceptions)
+            # one sentence that swaps two owners is one confusion, as the scorer and the report count it
+            total[2] += weight * MISCONCEPTION_PENALTY * len(set(r.attempt.misconceptions.values()))
     return {topic: min(1.0, max(0.0, score / weights - penalty)) for topic, (score, weights, penalty) in sums.items()}
-
-
-def _wrong_claims(misconceptions: dict[str, str]) -> int:
-    """Wrong claims by the sentence that made them, a swap of two owners as one confusion in one
-    sentence or two (`facts.confusion`, as the scorer counts it)."""
-    return len({confusion(m) if confusion(m) != m else quote for m, quote in misconceptions.items()})
 
 
 def weakest_first(by_topic: dict[str, float]) -> list[tuple[str, float]]:

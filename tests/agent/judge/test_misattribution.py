@@ -191,25 +191,24 @@ def test_an_answer_built_on_swapped_owners_shows_nothing_and_is_challenged(score
 
 
 @pytest.mark.parametrize(
-    "swap",
+    ("swap", "depth"),
     [
-        "vLLM 的核心是 RadixAttention，SGLang 的核心是 PagedAttention。",
-        # Trial 31: the same swap cut in two by a semicolon was charged twice and scored 0.
-        "vLLM 的核心是 RadixAttention，用 radix tree 自动做前缀复用；SGLang 是 PagedAttention 起家的，把 KV cache 按 block 分页管理。",
-        "SGLang is built around PagedAttention. The core of vLLM, on the other hand, is RadixAttention.",
+        ("vLLM 的核心是 RadixAttention，SGLang 的核心是 PagedAttention。", 1),
+        # Over two sentences it stays two wrong claims (counting it once lifted two dev bluffs to 1, gold 0).
+        ("SGLang is built around PagedAttention. The core of vLLM, on the other hand, is RadixAttention.", 0),
     ],
 )
-def test_a_swap_of_two_owners_is_one_confusion_however_it_is_punctuated(scorer, swap):
+def test_one_sentence_swapping_two_owners_is_one_confusion(scorer, swap, depth):
     answer = f"Continuous batching lets finished requests leave and new ones join at every decode step. {swap}"
     result = scorer.assess(BANK["infra-05"], answer, None)
-    assert len(result.misconceptions) == 2 and result.depth == 1
-    assert "continuous-batching-definition" in {e.key_point for e in result.covered}
+    assert len(result.misconceptions) == 2 and result.depth == depth
 
 
-def test_two_confusions_of_different_facts_are_two():
+def test_swaps_of_one_group_are_one_confusion_and_of_two_groups_two():
     hits = [m for s in ("vLLM's core is RadixAttention.", "slime comes from Ant Group.") for m in misattributions_in(s)]
-    assert len(hits) == 2
     assert len({confusion(h.misconception) for h in hits}) == 2
+    assert confusion("misattributed-pagedattention") == confusion("misattributed-radixattention")
+    assert confusion("tp-across-nodes") == confusion("misattributed-tp-inside-node"), "the bank's id for the swap too"
 
 
 def test_one_swap_caps_the_answer_and_the_follow_up_asks_whose_it_is(scorer):
@@ -431,3 +430,24 @@ def test_a_role_swap_the_bank_also_names_is_one_confusion(scorer):
     result = scorer.assess(BANK["infra-02"], answer, None)
     assert {m.misconception for m in result.misconceptions} == {"tp-across-nodes", "misattributed-tp-inside-node"}
     assert result.depth == 1 and result.covered
+
+
+def test_clip_higher_put_on_the_lower_bound_is_found_and_the_right_side_left_alone():
+    """Trial 31's plant (algo-13), credited as expert figures; the owners are what "raise" acts on."""
+    plant = (
+        "DAPO's clip-higher raises the lower clip, epsilon_low goes to 0.28 while epsilon_high stays at 0.2, "
+        "so tokens with negative advantage can be pushed down further"
+    )
+    assert {m.misconception for m in misattributions_in(plant)} == {"misattributed-clip-higher-raises-upper"}
+    assert misattributions_in("DAPO 的 clip-higher 是把下界 ε_low 提到 0.28，上界保持 0.2。")
+    right = "DAPO's clip-higher only raises ε_high to 0.28, leaving ε_low at 0.2, against entropy collapse."
+    assert misattributions_in(right) == []
+    assert rightly_owned_in(right) == {
+        "misattributed-clip-higher-raises-upper",
+        "misattributed-clip-higher-keeps-lower",
+    }
+    # the raise to keep entropy up is a purpose, not the lower bound kept; CISPO's bounds are not DAPO's
+    assert misattributions_in("DAPO's clip-higher raises the upper clip bound to keep entropy from collapsing.") == []
+    assert (
+        misattributions_in("In CISPO they tune only the lower bound eps_low and leave the upper bound infinite.") == []
+    )

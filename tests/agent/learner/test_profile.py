@@ -160,12 +160,6 @@ def test_one_sentence_that_swaps_two_owners_counts_once_against_mastery(profile,
     two_sentences = topic_mastery("two", {ids[0]: swap, ids[1]: "Another wrong sentence."})
     assert clean - one_sentence == pytest.approx(0.15)
     assert clean - two_sentences == pytest.approx(0.30)
-    # Trial 31: the same swap cut in two by a semicolon is still one confusion.
-    halves = {
-        "misattributed-radixattention": "vLLM 的核心是 RadixAttention；",
-        "misattributed-pagedattention": "SGLang 是 PagedAttention 起家的。",
-    }
-    assert clean - topic_mastery("halves", halves) == pytest.approx(0.15)
 
 
 def test_mastery_ignores_answers_after_now(profile, bank):
