@@ -54,8 +54,11 @@ class Group(_Strict):
     bound to the nearest rival in its clause, whatever the word between (`misattribution._bound_to`)."""
     owners: list[Owner] = Field(min_length=2)
     context: list[NonEmpty] = Field(default_factory=list)
-    """Words one of which a stretch must hold for the group to be read there ("record" is a role
-    only in a sentence about routing)."""
+    """Words one of which the sentence must hold for the group to be read there (clip-higher's
+    bounds only where DAPO or clip-higher is named)..."""
+    context_in_clause: bool = False
+    """... or the very clause of the binding ("record" is R3's role only in a clause about routing:
+    "并在整个训练过程中记录逐 token 的训推 KL", a bank model answer's, records no routing)."""
     ignore: list[NonEmpty] = Field(default_factory=list)
     """Names that hold an owner or a term without binding them ("rollout routing replay")."""
     acted_on: bool = False

@@ -137,7 +137,10 @@ def _bound_to(
             related = bool(OWNED_BY_NEXT.match(gap))
         else:
             continue
-        if len(gap) > MAX_GAP or not related or NEGATED.search(gap) or _term_between(owner, term, terms):
+        # a rival named between them is nearer the term ("decoupled PPO 的 proximal policy，以及 GSPO 那种序列级
+        # ratio": the ratio is not PPO's, a hint of ours)
+        rivals = [o for o in owners if o.owner != owner.owner]
+        if len(gap) > MAX_GAP or not related or NEGATED.search(gap) or _term_between(owner, term, [*terms, *rivals]):
             continue
         if best is None or len(gap) < best[0]:
             best = (len(gap), owner)
@@ -316,7 +319,10 @@ def _bindings(sentence: str) -> list[_Binding]:
                 else:
                     owner = _bound_to(text, term, owners, terms, RELATION[group.binds_by])
                 attribute = term.attribute
-                if attribute is None or owner is None or SHARED.search(_clause_around(text, owner, term)):
+                if attribute is None or owner is None:
+                    continue
+                clause = _clause_around(text, owner, term)
+                if SHARED.search(clause) or (group.context_in_clause and not any(w in clause for w in group.context)):
                     continue
                 swap = Misattribution(
                     misattribution_id(attribute),
