@@ -24,6 +24,7 @@ from agent.brains.parts import untouched_parts
 from agent.brains.wording import AFFIRM_STRENGTH, point_behind
 from agent.judge.misattribution import rightly_owned_in
 from agent.state import Assessment, CandidateAction, Decision, Flag, Heard, QuestionProgress
+from agent.text import find_cue, normalise
 from knowledge.facts import confusion
 from knowledge.models import KeyPoint, Part, Question
 
@@ -237,7 +238,12 @@ def _point_behind_challenge(question: Question, last: str | None) -> str | None:
     if wrong in question.misconceptions:
         return behind.id
     owned = rightly_owned_in(behind.statement) | rightly_owned_in(behind.statement_zh or "")
-    return behind.id if confusion(wrong.id) in {confusion(m) for m in owned} else None
+    if confusion(wrong.id) in {confusion(m) for m in owned}:
+        return behind.id
+    # or names the swap's term and owner, where the statement's clauses bind neither ("R3 ... records the
+    # inference engine's top-k masks and replays them in the training forward")
+    named = {cue for cue in wrong.cues.all() if find_cue(normalise(behind.statement), [cue])}
+    return behind.id if len(named) >= 2 else None
 
 
 def _why(question: Question, target: str, assessment: Assessment, open_parts: list[Part]) -> str:
