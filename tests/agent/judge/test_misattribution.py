@@ -106,6 +106,25 @@ BANK = load_bank()
             "ring attention 里 Q 块沿环传递，KV 块留在本地。",
             {("沿环传递", "the query blocks"), ("留在本地", "the key/value blocks")},
         ),
+        # Roles played the wrong way round (binds_by: role), user trials' plants e5 read as the right claim.
+        (
+            "the rule of thumb is to put pipeline parallelism inside the node on NVLink and stretch tensor "
+            "parallelism across nodes over InfiniBand, since PP is the chatty one",
+            {("inside the node", "pipeline parallelism"), ("across nodes", "tensor parallelism")},
+        ),
+        (
+            "R3（Rollout Routing Replay）是在训练引擎（Megatron/FSDP）前向的时候把每个 token 选中的 expert 记下来，"
+            "然后推理端 vLLM 生成时按这个路由重放",
+            {("记下", "the training engine"), ("重放", "the inference engine")},
+        ),
+        (
+            "AReaL's decoupled PPO ... the clip trust region is centred on the behaviour policy that generated "
+            "the tokens, and the proximal policy is the one you importance-weight against",
+            {("centred on", "the behaviour policy π_behav"), ("importance-weight", "the proximal policy π_prox")},
+        ),
+        # the second clause names no routing: R3's roles are read only in a clause about routing
+        ("routing 是在 training 端录的，在 inference 端回放的。", {("录的", "the training engine")}),
+        ("PP 放在节点内走 NVLink，TP 跨节点。", {("节点内", "pipeline parallelism"), ("跨节点", "tensor parallelism")}),
     ],
 )
 def test_a_term_given_to_a_rival_is_found(sentence, given):
@@ -318,34 +337,6 @@ def test_an_owner_named_in_the_plural_takes_a_bare_apostrophe():
     assert "misattributed-ring-attention-kv-passed" in {swap.misconception for swap in misattributions_in(sentence)}
     correction = misattributions()["misattributed-ring-attention-kv-passed"].correction
     assert "the key/value blocks' (" in correction and "blocks's" not in correction
-
-
-@pytest.mark.parametrize(
-    "sentence, given",
-    [
-        # User trials' plants, each read by e5 as the right claim.
-        (
-            "the rule of thumb is to put pipeline parallelism inside the node on NVLink and stretch tensor "
-            "parallelism across nodes over InfiniBand, since PP is the chatty one",
-            {("inside the node", "pipeline parallelism"), ("across nodes", "tensor parallelism")},
-        ),
-        (
-            "R3（Rollout Routing Replay）是在训练引擎（Megatron/FSDP）前向的时候把每个 token 选中的 expert 记下来，"
-            "然后推理端 vLLM 生成时按这个路由重放",
-            {("记下", "the training engine"), ("重放", "the inference engine")},
-        ),
-        (
-            "AReaL's decoupled PPO ... the clip trust region is centred on the behaviour policy that generated "
-            "the tokens, and the proximal policy is the one you importance-weight against",
-            {("centred on", "the behaviour policy π_behav"), ("importance-weight", "the proximal policy π_prox")},
-        ),
-        # the second clause names no routing: R3's roles are read only in a clause about routing
-        ("routing 是在 training 端录的，在 inference 端回放的。", {("录的", "the training engine")}),
-        ("PP 放在节点内走 NVLink，TP 跨节点。", {("节点内", "pipeline parallelism"), ("跨节点", "tensor parallelism")}),
-    ],
-)
-def test_roles_played_the_wrong_way_round_are_found(sentence, given):
-    assert {(m.term, m.given_to) for m in misattributions_in(sentence)} == given
 
 
 @pytest.mark.parametrize(
