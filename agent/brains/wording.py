@@ -63,8 +63,9 @@ REASON = re.compile(r"^(?:(?:because|since)\b|因为|由于)", re.I)
 PREMISE = re.compile(r"^(?:(?:if|when|whenever|once|unless)\b|如果|假如|要是|假设|一旦|只要|之所以)", re.I)
 """A clause opening with one of these states a condition, not a claim: "If the loss is all-reduced
 twice" was quoted as the wrong claim of "..., nothing really happens"."""
-PREMISE_END = re.compile(r"(?:的时候|时候|之后|以后|之前|的话)$")
-"""A Chinese condition marks its end instead: "同意你说的“只剩几条序列的时候”" agreed with a "when"."""
+PREMISE_END = re.compile(r"(?:的时候|时候|之后|以后|之前|的话|(?<![实同小及按耗暂当此这那准])时)$")
+"""A Chinese condition marks its end instead: "同意你说的“只剩几条序列的时候”" agreed with a "when",
+and blind trial 32's "你说“代入 Bradley-Terry 偏好模型时”，这个对" with a bare 时 (not 同时, 小时)."""
 
 
 def claim_quote(
@@ -291,6 +292,8 @@ def phrase(request: WriteRequest) -> str:
             kind = "part_further" if named else "part_touched" if touched else "new_part"
             if lead:  # after "I couldn't find that", "You made a start on X" read as a contradiction
                 kind = "part_after_protest"
+            if _probe_names_part(question, point.part, probe, lang):
+                kind += "_unnamed"
             body = voice.say(kind, part=part, probe=probe)
         elif lead and not decision.said:
             # "I looked and did not find it; let's go on": not "one more on this point".
@@ -317,6 +320,15 @@ def _names_part(question: Question, part: str, quote: str) -> bool:
         return True
     text = normalise(quote)
     return any(find_cue(text, kp.cues.all()) for kp in question.points_of(part))
+
+
+def _probe_names_part(question: Question, part: str, probe: str, lang: str) -> bool:
+    """Does the probe name everything the part's own text names? Then naming the part too says it
+    twice: "Now a part you haven't answered yet: how CISPO differs. How does CISPO differ from PPO's
+    clipping?" (a blind trial)."""
+    named = stems(question.part(part).get(lang))
+    first = re.split(r"(?<=[?？。])\s*|(?<=[.!])\s+", probe.strip())[0]
+    return bool(named - PART_ASKING) and named <= stems(first)
 
 
 def _wrong_quote(question: Question, assessment: Assessment, misconception: str) -> str | None:

@@ -8,7 +8,16 @@ import re
 import pytest
 
 from agent.brains.request import WriteRequest
-from agent.brains.wording import carries_content, claim_quote, excerpt, opening, phrase, shown_words
+from agent.brains.wording import (
+    carries_content,
+    claim_quote,
+    excerpt,
+    opening,
+    part_name,
+    phrase,
+    probe_text,
+    shown_words,
+)
 from agent.prompts import load_yaml
 from agent.state import Assessment, Decision, Evidence, Flag, Heard
 
@@ -46,9 +55,9 @@ def clip_credit(strength: float | None) -> Evidence:
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_no_two_variants_of_any_kind_open_alike(lang):
     """The variant is chosen by the line count, so this is what keeps two lines in a row apart."""
-    # A kind's `_unquoted` twin is the same move: its i-th variant opens as the kind's i-th.
+    # A kind's `_unquoted` or `_unnamed` twin is the same move: its i-th variant stands for the kind's i-th.
     variants = [
-        (kind.removesuffix("_unquoted"), i, text)
+        (kind.removesuffix("_unquoted").removesuffix("_unnamed"), i, text)
         for kind, texts in PHRASES[lang].items()
         for i, text in enumerate(texts)
     ]
@@ -153,6 +162,12 @@ def test_a_follow_up_quotes_the_candidate_once(bank, lang):
             "因为 decode 要读完整的权重，只剩几条序列的时候，每条序列都要独占大量带宽，所以吞吐掉得厉害。",
             "只剩几条序列",
             "只剩几条序列的时候，每条序列都要独占",
+        ),
+        # Blind trial 32: "你说“代入 Bradley-Terry 偏好模型时”，这个对" affirmed a bare 时 clause.
+        (
+            "代入 Bradley-Terry 偏好模型时，chosen 和 rejected 的奖励相减，Z(x) 就消掉了。",
+            "bradley-terry",
+            "代入 Bradley-Terry 偏好模型时，chosen 和 rejected 的奖励相减",
         ),
     ],
 )
@@ -342,6 +357,26 @@ def test_a_near_miss_that_never_names_the_part_is_no_start_on_it(bank, lang):
     assert said_in(follow_up(named), lang, "part_touched"), "naming CISPO is a start on it"
     line = follow_up(near)
     assert not said_in(line, lang, "part_touched") and said_in(line, lang, "new_part"), line
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_part_whose_probe_names_it_is_not_named_twice(bank, lang):
+    """Blind trial 32: "Now a part you haven't answered yet: how CISPO differs. How does CISPO differ
+    from PPO's clipping?" A probe that asks the part's own question stands for it; one that asks
+    something narrower still has the part named before it."""
+    question = bank["algo-07"]
+    shown = Evidence(key_point="clip-the-ratio", level=1, quote=CLIP + ".", how="cue", strength=0.99)
+    part = part_name(question.part("cispo-difference"), lang)
+
+    def follow_up(target: str) -> str:
+        assessment = Assessment(question=question.id, depth=1, answer_depth=1, covered=[shown], new=[shown.key_point])
+        return phrase(WriteRequest(question, Decision(action="follow_up", target=target), assessment, (), lang, 0))
+
+    restating = follow_up("cispo-clips-weight")
+    assert probe_text(question, "cispo-clips-weight", lang) in restating
+    assert part not in restating and said_in(restating, lang, "new_part_unnamed"), restating
+    narrower = follow_up("cispo-motivation-tradeoff")
+    assert part in narrower and said_in(narrower, lang, "new_part"), narrower
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
