@@ -1,6 +1,7 @@
 """Formulas written the other way round (`reversed_formulas` in knowledge/facts.yaml): e5 reads a
 formula and its reverse as one claim, so a blind trial's upside-down importance ratio and flipped
-Bradley-Terry loss were credited as the points they reverse ("Good point: “…”")."""
+Bradley-Terry loss were credited as the points they reverse ("Good point: “…”"), and trial 32's
+cross-entropy as the KL plus the model's entropy."""
 
 from __future__ import annotations
 
@@ -36,6 +37,13 @@ NOTES = Path(__file__).resolve().parents[3] / "knowledge" / "notes"
             "Its loss is -log sigmoid(r_rejected - r_chosen), which pushes the rejected score up.",
             "reversed-bradley-terry-loss",
         ),
+        (
+            # Blind trial 32: credited as the decomposition it gets wrong.
+            "algo-02",
+            "Cross-entropy decomposes as CE(p,q) = KL(p||q) + H(q), the KL plus the entropy of the model "
+            "distribution. So minimising cross-entropy is the same as minimising the KL.",
+            "cross-entropy-with-model-entropy",
+        ),
     ],
 )
 def test_a_reversed_formula_is_charged_and_challenged(scorer, qid, answer, wrong):
@@ -59,6 +67,10 @@ def test_a_reversed_formula_is_charged_and_challenged(scorer, qid, answer, wrong
         "The loss is -log sigmoid(r_chosen - r_rejected).",
         "DPO's gradient weights each pair by sigmoid(r_l - r_w), the implicit model's mistake.",
         "比率是新策略概率除以旧策略概率。",
+        "CE(p, q) = H(p) + KL(p||q), and H(p) does not depend on the model.",
+        "With q the data distribution, H(q, p) = H(q) + KL(q||p).",
+        "It is not KL + H(q) but KL + H(p).",
+        "交叉熵 = KL(p‖q) + H(p)，加上的是数据分布的熵。",
     ],
 )
 def test_the_right_way_round_is_left_alone(sentence):
