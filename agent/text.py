@@ -281,8 +281,11 @@ def counts_contradict(references: list[str], sentence: str) -> bool:
 def figures_contradict(references: list[str], sentence: str) -> bool:
     """Does the sentence give written figures of which none agrees with any in the references (the
     point's statement)? "ProRL trained a 70B model" gives a figure, the wrong one. Spelled numbers
-    are not read."""
+    are not read. A model's size beside other figures sets the scene and agrees with nothing: "8
+    bytes per parameter, so a 7B policy needs ~56 GB" (blind trial 32) is wrong whatever size the
+    example takes."""
     given = _numbers(WRITTEN_NUMBER, sentence)
+    given = [n for n in given if n[2] != SCALE["b"]] or given
     if not given:
         return False
     known = [n for text in references for pattern in (WRITTEN_NUMBER, NAMED_NUMBER) for n in _numbers(pattern, text)]

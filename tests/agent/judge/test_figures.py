@@ -80,6 +80,8 @@ PRORL = BANK["algo-16"].key_point("prorl-figures")
         ("Logic puzzles improved by roughly 55%.", False),
         # One right figure among others is enough; no written figure, or only a year, is no contradiction.
         ("It ran 2,000 steps; I think the model was 7B.", False),
+        # ... but a model's size beside other figures sets the scene: the right size rescues nothing.
+        ("It was the 1.5B model, trained for 200 steps on 5,000 problems.", True),
         ("Math went up about fifteen percent.", False),
         ("It came out in 2025.", False),
     ],
@@ -101,6 +103,19 @@ def test_wrong_figures_do_not_show_a_figures_point(scorer: RubricScorer):
     right = "ProRL trained a 1.5B model for over 2,000 steps on about 136K problems."
     assert "prorl-figures" not in {e.key_point for e in scorer.assess(question, wrong, None).covered}
     assert "prorl-figures" in {e.key_point for e in scorer.assess(question, right, None).covered}
+
+
+def test_a_wrong_memory_account_does_not_show_the_bytes_per_parameter(scorer: RubricScorer):
+    """Blind trial 32: "8 bytes per parameter, so a 7B policy needs ~56 GB" was credited as the
+    16-bytes accounting (its cue words: fp32 master weights, Adam moments) and affirmed."""
+    question = BANK["infra-01"]
+    wrong = (
+        "With mixed-precision Adam the full trainable state (bf16 weights, bf16 grads, fp32 master weights and "
+        "the two Adam moments) is about 8 bytes per parameter, so a 7B policy needs about 56 GB."
+    )
+    right = wrong.replace("8 bytes", "16 bytes").replace("56 GB", "112 GB")
+    assert "bytes-per-param" not in {e.key_point for e in scorer.assess(question, wrong, None).covered}
+    assert "bytes-per-param" in {e.key_point for e in scorer.assess(question, right, None).covered}
 
 
 def test_a_factor_must_be_the_points_whatever_else_agrees():
