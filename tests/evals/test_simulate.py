@@ -60,8 +60,12 @@ def test_a_quote_check_tells_the_bank_quoting_a_term_from_words_the_candidate_ne
 def test_an_interviewer_that_closes_without_correcting_fails_that_check(monkeypatch):
     """A wrong claim in the last answer on a question must not be left standing as it closes."""
     name = "wrong claims left open are corrected at the close"
-    run = asyncio.run(play("confidently-wrong", 3, load_bank(), OfflineBrain(), NotesRetriever(), questions=3))
+    # The first seed whose session closes a question on a wrong claim (which one does moves with the bank).
+    for seed in range(3, 13):
+        run = asyncio.run(play("confidently-wrong", seed, load_bank(), OfflineBrain(), NotesRetriever(), questions=3))
+        if run.checks.get(name, (0, 0))[1] > 0:
+            break
     assert run.checks[name][1] > 0 and run.checks[name][0] == run.checks[name][1], run.checks.get(name)
     monkeypatch.setattr("agent.interview.graph.closing_reply", lambda *args, **kwargs: None)
-    silent = asyncio.run(play("confidently-wrong", 3, load_bank(), OfflineBrain(), NotesRetriever(), questions=3))
+    silent = asyncio.run(play("confidently-wrong", seed, load_bank(), OfflineBrain(), NotesRetriever(), questions=3))
     assert silent.checks[name][0] < silent.checks[name][1]

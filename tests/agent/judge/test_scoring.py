@@ -236,6 +236,42 @@ def test_a_negated_misconception_is_not_held_against_the_candidate(question, sco
     assert result.depth >= 2
 
 
+@pytest.mark.parametrize(
+    ("qid", "wrong", "right", "misconception", "point"),
+    [
+        (
+            "infra-04",
+            "Kimi k1.5 的 partial rollout 会把超过长度预算、还没生成完的轨迹直接丢掉，下一轮从头重新生成。",
+            "Kimi k1.5 的 partial rollout 会把超过长度预算、还没生成完的轨迹存起来，下一轮接着生成，而不是从头重新生成。",
+            "partial-rollout-restarts",
+            "partial-rollout",
+        ),
+        (
+            "infra-12",
+            "RMSNorm is a classic batch-invariance hazard because its mean-of-squares is reduced across the batch "
+            "dimension, so other requests in the batch change each token's normalisation.",
+            "RMSNorm reduces over each token's hidden dimension, not across the batch dimension; with few rows "
+            "the kernel splits that reduction, which changes the order of the additions.",
+            "norm-reduces-across-batch",
+            None,
+        ),
+    ],
+)
+def test_a_mechanism_told_the_wrong_way_is_a_wrong_claim_not_the_point(
+    bank, scorer, qid, wrong, right, misconception, point
+):
+    """Blind trial 32: partial rollout told as throwing the unfinished trajectories away and
+    generating them again was credited as the point it turns round; RMSNorm told as reducing
+    across the batch went unremarked."""
+    question = bank[qid]
+    said = scorer.assess(question, wrong, None)
+    assert misconception in {m.misconception for m in said.misconceptions}
+    assert point not in {e.key_point for e in said.covered}
+    fixed = scorer.assess(question, right, None)
+    assert fixed.misconceptions == []
+    assert point is None or point in {e.key_point for e in fixed.covered}
+
+
 @pytest.mark.parametrize("instruction", GRADER_INSTRUCTIONS)
 def test_grader_instruction_alone_scores_zero(question, scorer, instruction):
     result = scorer.assess(question, instruction, None)
