@@ -255,6 +255,16 @@ def test_a_negated_misconception_is_not_held_against_the_candidate(question, sco
             "norm-reduces-across-batch",
             None,
         ),
+        (
+            # Blind trial 33: credited as the spectrum point, which names in-flight updates.
+            "infra-08",
+            "PipelineRL（ServiceNow）做 in-flight weight update：每次训练更新后，推理引擎会丢弃所有正在生成的序列，"
+            "用新权重从头重新生成，这样保证每条样本完全 on-policy。",
+            "PipelineRL（ServiceNow）做 in-flight weight update：每次训练更新后，推理引擎在两个解码步之间换上新权重，"
+            "正在生成的序列接着往下生成，所以一条序列里会混着好几个策略版本的 token。",
+            "inflight-update-restarts",
+            "async-spectrum",
+        ),
     ],
 )
 def test_a_mechanism_told_the_wrong_way_is_a_wrong_claim_not_the_point(
@@ -262,7 +272,7 @@ def test_a_mechanism_told_the_wrong_way_is_a_wrong_claim_not_the_point(
 ):
     """Blind trial 32: partial rollout told as throwing the unfinished trajectories away and
     generating them again was credited as the point it turns round; RMSNorm told as reducing
-    across the batch went unremarked."""
+    across the batch went unremarked. Blind trial 33: PipelineRL's in-flight update told the same way."""
     question = bank[qid]
     said = scorer.assess(question, wrong, None)
     assert misconception in {m.misconception for m in said.misconceptions}
