@@ -122,6 +122,12 @@ BANK = load_bank()
             "the tokens, and the proximal policy is the one you importance-weight against",
             {("centred on", "the behaviour policy π_behav"), ("importance-weight", "the proximal policy π_prox")},
         ),
+        # Blind trial 34: the lab named with its team ("ByteDance Seed's"), before the possessive.
+        (
+            "AReaL, ByteDance Seed's fully asynchronous RL system, uses a decoupled PPO objective.",
+            {("bytedance seed", "AReaL")},
+        ),
+        ("AReaL 是字节 Seed 开源的异步系统。", {("字节 seed", "AReaL")}),
         # the second clause names no routing: R3's roles are read only in a clause about routing
         ("routing 是在 training 端录的，在 inference 端回放的。", {("录的", "the training engine")}),
         ("PP 放在节点内走 NVLink，TP 跨节点。", {("节点内", "pipeline parallelism"), ("跨节点", "tensor parallelism")}),
@@ -146,6 +152,7 @@ def test_a_term_given_to_a_rival_is_found(sentence, given):
         "DAPO needed half the steps of R1-Zero-Qwen-32B.",
         "Ant's AReaL and ByteDance's verl both run asynchronous rollouts.",
         "slime 是智谱开源的，AReaL 是蚂蚁的。",
+        "verl, ByteDance Seed's framework, runs FSDP or Megatron with vLLM or SGLang.",
         "Unlike vLLM, SGLang keeps a radix tree of prefixes.",
         "GSPO replaces GRPO's token-level ratio with a sequence-level ratio over the whole response.",
         "GSPO 丢掉了 token 级的 ratio，改成整条序列一个比率。",

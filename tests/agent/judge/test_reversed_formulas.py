@@ -44,6 +44,14 @@ NOTES = Path(__file__).resolve().parents[3] / "knowledge" / "notes"
             "distribution. So minimising cross-entropy is the same as minimising the KL.",
             "cross-entropy-with-model-entropy",
         ),
+        (
+            # Blind trial 35: the advantage with V added, unread, the question closed at depth 4.
+            "algo-01",
+            "Pure policy gradient has very high variance, so the critic provides a learned baseline: the gradient "
+            "becomes E[grad log pi(a|s) * A(s,a)], and the advantage is A(s,a) = Q(s,a) + V(s), which keeps the "
+            "estimator unbiased while cutting variance.",
+            "advantage-plus-value",
+        ),
     ],
 )
 def test_a_reversed_formula_is_charged_and_challenged(scorer, qid, answer, wrong):
@@ -71,6 +79,8 @@ def test_a_reversed_formula_is_charged_and_challenged(scorer, qid, answer, wrong
         "With q the data distribution, H(q, p) = H(q) + KL(q||p).",
         "It is not KL + H(q) but KL + H(p).",
         "交叉熵 = KL(p‖q) + H(p)，加上的是数据分布的熵。",
+        "A(s,a) = Q(s,a) - V(s), so Q(s,a) = A(s,a) + V(s).",
+        "The dueling head writes Q = V + A.",
     ],
 )
 def test_the_right_way_round_is_left_alone(sentence):

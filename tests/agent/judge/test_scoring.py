@@ -265,6 +265,56 @@ def test_a_negated_misconception_is_not_held_against_the_candidate(question, sco
             "inflight-update-restarts",
             "async-spectrum",
         ),
+        (
+            # Blind trial 33: two SUMs told as 2N, not N^2, went unremarked and the question closed at depth 4.
+            "algo-09",
+            "With a SUM all-reduce the first sum over N data-parallel ranks gives N times the mean, and the second "
+            "SUM all-reduce multiplies by another factor of 2, so you end up with 2N times the mean loss.",
+            "With a SUM all-reduce the first sum over N data-parallel ranks gives N times the mean, and the second "
+            "SUM all-reduce multiplies by N again, so you end up with N squared times the mean loss.",
+            "second-sum-doubles",
+            None,
+        ),
+        (
+            # Blind trial 34: Keep Routing told backwards was credited as V3.2's stabilisers (depth 4).
+            "algo-19",
+            "Its Keep Routing trick recomputes the MoE expert routing freshly in the training engine and discards "
+            "the routes the inference engine chose during sampling, so the gradient flows through the up-to-date router.",
+            "V3.2's Keep Routing keeps the expert routes the inference engine chose during sampling and enforces them "
+            "in the training forward pass, so the same experts are optimised.",
+            "keep-routing-recomputes",
+            "v32-grpo-stabilizers",
+        ),
+        (
+            # Blind trial 34: slime told as decoding inside Megatron closed at depth 4 with no follow-up.
+            "infra-16",
+            "Its rollout throughput comes from decoding inside the Megatron training process with its own CUDA-graph "
+            "decoder, so the policy weights never have to be synchronized to a separate inference engine.",
+            "slime trains with Megatron and generates rollouts with SGLang; after each update the Megatron weights "
+            "are synced to the SGLang servers.",
+            "slime-decodes-in-megatron",
+            None,
+        ),
+        (
+            # Blind trial 35: slime's rollout engine given as vLLM, its three-modules point credited.
+            "infra-15",
+            "slime 是智谱 THUDM 开源的 RL 框架，核心就三个模块：training 用 Megatron，rollout 用 vLLM 作为推理引擎"
+            "（通过 router 做负载均衡），中间是 data buffer，整体由 Ray 调度。",
+            "slime 是智谱 THUDM 开源的 RL 框架，核心就三个模块：training 用 Megatron，rollout 用 SGLang 作为推理引擎"
+            "（通过 router 做负载均衡），中间是 data buffer，整体由 Ray 调度。",
+            "slime-uses-vllm",
+            None,
+        ),
+        (
+            # Blind trial 35: activation checkpointing told as offloading, unread.
+            "infra-07",
+            "Activation checkpointing saves memory because it offloads each layer's activations to CPU memory during "
+            "the forward pass and copies them back over PCIe when the backward pass needs them.",
+            "Activation checkpointing saves memory because it keeps only each layer's input during the forward pass "
+            "and recomputes the rest when the backward pass needs them.",
+            "checkpointing-offloads",
+            None,
+        ),
     ],
 )
 def test_a_mechanism_told_the_wrong_way_is_a_wrong_claim_not_the_point(

@@ -55,6 +55,13 @@ def test_the_trials_reversed_beta_is_charged_and_challenged(scorer):
         # A user trial's plant (trial 30):
         ("For PPO epochs, reusing each batch for more epochs keeps training closer to on-policy.", "ppo-epochs"),
         ("每批数据上多跑几个 epoch，训练就更接近 on-policy。", "ppo-epochs"),
+        # Trial 35's plant (algo-18): Yue et al. told the wrong way round, unread.
+        (
+            "Yue et al. showed that at large k, around pass@256, the RL-trained model solves more problems than "
+            "its base model.",
+            "passk-rl-vs-base",
+        ),
+        ("在 pass@256 上 RL 模型比基座解出更多的题。", "passk-rl-vs-base"),
     ],
 )
 def test_a_trend_turned_round_is_read_as_its_wrong_claim(sentence, trend):
@@ -76,6 +83,7 @@ def test_a_trend_turned_round_is_read_as_its_wrong_claim(sentence, trend):
         "Decoding is memory-bound, so a larger batch raises throughput.",
         "RL models win at pass@1, but at pass@256 the base model overtakes them.",
         "RL's advantage is at low k, and with enough samples the base model surpasses it.",
+        "At pass@1 the RL-trained model solves more problems than its base model, but at pass@256 the base catches up.",
         "More PPO epochs on the same batch make the update more off-policy, so the clip fraction climbs.",
         "只跑一个 epoch 最接近 on-policy。",
         # Negated, asked, or a reason rather than an effect: no claim of direction to judge.
