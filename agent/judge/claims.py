@@ -16,7 +16,12 @@ import numpy as np
 
 from agent.judge.misattribution import misattributions_in, rightly_owned_in
 from agent.judge.referents import resolve
-from agent.judge.siblings import about_another_algorithm, names_a_sibling_instead, sibling_swapped_in
+from agent.judge.siblings import (
+    about_another_algorithm,
+    names_a_sibling_instead,
+    names_its_own_member,
+    sibling_swapped_in,
+)
 from agent.judge.trends import reversed_trends, turns_round_a_trend_of
 from agent.state import Evidence, MisconceptionHit
 from agent.text import (
@@ -213,6 +218,8 @@ class WrongClaim:
     nearest: str | None = None
     clause: str | None = None
     """The clause of a long sentence it was read in (None: the whole sentence)."""
+    swapped: str | None = None
+    """The key point it makes with a sibling in its place (`_swaps_of_siblings`), if that is how it was read."""
 
 
 @dataclass
@@ -449,7 +456,7 @@ def _swaps_of_siblings(question: Question, claims: SentenceClaims) -> list[Wrong
             continue
         for wrong in question.misconceptions:
             if wrong.id not in named and sibling_swapped_in(point, wrong, claims.sentence):
-                found.append(WrongClaim(wrong.id, claims.sentence, "meaning", round(p, 3)))
+                found.append(WrongClaim(wrong.id, claims.sentence, "meaning", round(p, 3), swapped=point.id))
                 named.add(wrong.id)
     return found
 
@@ -506,7 +513,10 @@ def collect(
                 near[point_id] = Evidence(
                     key_point=point_id, level=level, quote=sentence.sentence, how="meaning", strength=round(p, 3)
                 )
+    for sentence in claims:
         for wrong in sentence.misconceptions:
+            if wrong.swapped is not None and _made_right_elsewhere(question, wrong.swapped, sentence, claims):
+                continue
             misconceptions.setdefault(
                 wrong.misconception,
                 MisconceptionHit(
@@ -517,6 +527,22 @@ def collect(
     strength = {w.misconception: w.strength or 1.0 for c in claims for w in c.misconceptions}
     ordered = sorted(misconceptions.values(), key=lambda m: -strength.get(m.misconception, 1.0))
     return evidence, ordered, [e for k, e in near.items() if k not in evidence]
+
+
+def _made_right_elsewhere(
+    question: Question, point_id: str, here: SentenceClaims, claims: list[SentenceClaims]
+) -> bool:
+    """Does another sentence make the point with its own member named? Then the sibling named here
+    is the alternative set against it: a blind trial's correction ("估计的是 reverse KL：... = KL(π_θ‖π_teacher)。
+    ... Forward KL 反而需要从 teacher 分布采样") was charged with *OPD minimises forward KL* and scored 0.
+    A point credited only on a cue phrase that names no direction does not clear a swap."""
+    point = question.key_point(point_id)
+    return any(
+        other is not here
+        and point_id in {c.key_point for c in other.points}
+        and names_its_own_member(point, other.sentence)
+        for other in claims
+    )
 
 
 def about_another_concept(claims: list[SentenceClaims], evidence: dict[str, Evidence]) -> bool:

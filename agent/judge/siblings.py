@@ -86,7 +86,8 @@ id names it (`areal-sync-is-the-problem`)."""
 FAMILIES = ROLES | SYSTEMS
 
 CONTRAST = re.compile(
-    r"\b(unlike|instead of|rather than|compared (to|with)|whereas|as opposed to|versus|vs)\b|不同于|而不是|而非|相比|不像"
+    r"\b(unlike|instead of|rather than|compared (to|with)|whereas|as opposed to|versus|vs|by contrast|in contrast|"
+    r"conversely)\b|不同于|而不是|而非|相比|不像|反而|相反|反之"
 )
 """A sentence that sets two members against each other names both on purpose."""
 
@@ -189,6 +190,14 @@ def sibling_swapped_in(point: KeyPoint, wrong: Misconception, sentence: str) -> 
         for family, mine in own.items()
         if family in ROLES
     )
+
+
+def names_its_own_member(point: KeyPoint, sentence: str) -> bool:
+    """Does the sentence name the point's own member of a role family ("reverse KL" for the
+    reverse-KL objective)?"""
+    own = _own(point.id, point.statement, tuple(point.cues.all()))
+    said = members(sentence.lower(), ROLES)
+    return any(said.get(family, set()) & mine for family, mine in own.items() if family in ROLES)
 
 
 def about_another_algorithm(statement: str, sentence: str) -> bool:

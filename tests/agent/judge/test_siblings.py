@@ -163,6 +163,7 @@ OPD = BANK["algo-17"]
         ("OPD minimises the reverse KL, KL(student || teacher), on the student's own samples.", False),
         # Set against each other on purpose: no swap.
         ("Unlike classic distillation's forward KL, OPD minimises the reverse KL.", False),
+        ("Forward KL 反而需要从 teacher 分布采样（或者在全词表上算 teacher 的分布）。", False),
     ],
 )
 def test_a_point_made_with_the_sibling_a_misconception_names_is_that_misconception(sentence, swapped):
@@ -185,3 +186,23 @@ def test_a_trials_forward_kl_for_opd_is_challenged_and_credits_no_objective(scor
     assert "reverse-kl-objective" not in {e.key_point for e in assessment.covered}
     right = "OPD 让 student 自己采样，在这些样本上按 token 最小化 reverse KL，也就是 KL(π_student || π_teacher)。"
     assert "opd-forward-kl" not in {m.misconception for m in scorer.assess(OPD, right, None).misconceptions}
+
+
+@pytest.mark.parametrize("between", ["", "反而"])
+def test_the_sibling_set_beside_the_point_made_right_is_no_swap(scorer, between):
+    """Blind trial 34: the candidate's correction named forward KL as what classic distillation
+    needs, after writing the reverse KL out, and was charged with *OPD minimises forward KL* at depth 0."""
+    answer = (
+        "序列是从 student π_θ 采样的，每个 token 的 loss log π_θ − log π_T 在 student 样本上取期望，"
+        "估计的是 reverse KL：KL(π_θ‖π_teacher)。"
+        f"Forward KL {between}需要从 teacher 分布采样（或者在全词表上算 teacher 的分布），那更接近 SFT / 传统 logit 蒸馏。"
+    )
+    assessment = scorer.assess(OPD, answer, None)
+    assert assessment.misconceptions == []
+    assert "reverse-kl-objective" in {e.key_point for e in assessment.covered}
+    # The same sibling sentence beside a point credited on words that name no direction is still the swap.
+    bluff = (
+        "OPD 本质上是把 teacher 当作一个 dense 的 per-token reward。"
+        "它的 per-token loss 是 forward KL，即 KL(π_teacher‖π_student)，在 student 的采样上计算，所以是 mode-covering 的。"
+    )
+    assert "opd-forward-kl" in {m.misconception for m in scorer.assess(OPD, bluff, None).misconceptions}
