@@ -66,6 +66,9 @@ class DepthRule:
     wrong_claims_for_0: int = 99
     """Distinct misconceptions in one answer from which even its level-1 points are withdrawn: an
     answer built on wrong claims (a fluent bluff) shows nothing."""
+    outweighs_a_wrong_claim: int = 99
+    """The depth an answer's other sentences must reach for its one wrong claim to cost a level
+    rather than cap it at recall (`cap_for_wrong_claims`)."""
 
 
 DEFAULT_RULE = DepthRule(
@@ -75,6 +78,7 @@ DEFAULT_RULE = DepthRule(
     parts_for_3=0.5,
     wrong_alone_shows_nothing=True,
     wrong_claims_for_0=2,
+    outweighs_a_wrong_claim=3,
 )
 """The best of 360 rules on the gold set's dev split with the judge by meaning on (`rl-interview judge
 fit-depth`; QWK 0.870, against 0.856 for "each level needs a point of its own"): a reasoning point
@@ -115,17 +119,33 @@ def depth_with_earlier(question: Question, depth: int, shown: Collection[str], e
     return max(depth, depth_of(question, evidence, True))
 
 
-def cap_to_recall(
-    evidence: dict[str, Evidence], flags: list[Flag], keyword_list: bool, misconception: bool
-) -> tuple[dict[str, Evidence], bool]:
+def cap_for_wrong_claims(
+    question: Question,
+    evidence: dict[str, Evidence],
+    flags: list[Flag],
+    keyword_list: bool,
+    misconceptions: list[MisconceptionHit],
+    rule: DepthRule,
+) -> tuple[dict[str, Evidence], int]:
     """A keyword list, or an answer built on a stated misconception, supports recall at most: only
-    level-1 evidence stands. Flags the reason; returns the evidence kept and whether it was capped."""
+    level-1 evidence stands. One wrong claim in an answer whose other sentences reach
+    `DepthRule.outweighs_a_wrong_claim` costs a level instead (the points in its sentence withdrawn):
+    blind trials' expert answers with one wrong figure or attribution were scored 1, where an
+    interviewer challenges the claim and gives 2 or 3. Flags the reason; returns the evidence kept and
+    the depth the answer can reach."""
     if keyword_list:
         flags.append(Flag.keyword_list)
-    if misconception:
+    if misconceptions:
         flags.append(Flag.misconception)
-    capped = keyword_list or misconception
-    return ({k: e for k, e in evidence.items() if e.level == 1} if capped else evidence), capped
+    if not (keyword_list or misconceptions):
+        return evidence, 4
+    if not keyword_list and distinct_wrong_claims(misconceptions) == 1:
+        wrong = {m.quote for m in misconceptions}
+        apart = {k: e for k, e in evidence.items() if e.quote not in wrong}
+        depth = depth_of(question, list(apart.values()), True, rule)
+        if depth >= rule.outweighs_a_wrong_claim:
+            return apart, depth - 1
+    return {k: e for k, e in evidence.items() if e.level == 1}, 1
 
 
 def held_back(
@@ -257,11 +277,11 @@ class RubricScorer:
 
         keyword_list = bool(evidence) and is_keyword_list(content)
         read_before_cap = evidence
-        evidence, capped = cap_to_recall(evidence, flags, keyword_list, bool(misconceptions))
+        evidence, ceiling = cap_for_wrong_claims(question, evidence, flags, keyword_list, misconceptions, self.rule)
         built_on_wrong = self.built_on_wrong_claims(evidence, misconceptions)
         if built_on_wrong:
             evidence, mentioned = {}, False
-        elif capped and not keyword_list:
+        elif ceiling < 4 and not keyword_list:
             near_misses = held_back(read_before_cap, evidence, misconceptions, near_misses)
         mentioned = mentioned or bool(evidence)
 
@@ -279,7 +299,7 @@ class RubricScorer:
                 )
             flag_shows_nothing(flags, content_text, gibberish, nothing_shown)
 
-        reading = Reading(evidence, misconceptions, flags, mentioned, capped, note, near_misses)
+        reading = Reading(evidence, misconceptions, flags, mentioned, ceiling, note, near_misses)
 
         def explain(depth: int, visit: Visit, supported: int) -> str:
             return reason_for(question, depth, visit.covered, visit.missed, flags, built_on_wrong)
@@ -328,8 +348,8 @@ class Reading:
     flags: list[Flag]
     mentioned: bool
     """Something on the rubric is shown (a point, or a term of one)."""
-    capped: bool
-    """Recall at most (`cap_to_recall`)."""
+    ceiling: int
+    """The most the answer can reach: 1 for recall at most, lower than 4 beside a wrong claim (`cap_for_wrong_claims`)."""
     note: str | None
     near_misses: list[Evidence] = field(default_factory=list)
 
@@ -360,9 +380,9 @@ def assess_visit(
     bounds: Bounds = Bounds(),
 ) -> Assessment:
     """One copy of the depth step for the offline scorer and the LLM verifier: this answer's depth,
-    the depth the whole visit's evidence supports (recall at most for a capped answer), and the
+    the depth the whole visit's evidence supports (below the reading's ceiling), and the
     cumulative depth, which never goes down."""
-    ceiling = 1 if reading.capped else 4
+    ceiling = reading.ceiling
     evidence = list(reading.evidence.values())
     answer_depth = max(
         min(bounds.proposed, depth_of(question, evidence, reading.mentioned, rule), ceiling), bounds.answer_floor

@@ -16,7 +16,8 @@ and the rubric's level logic.
   rubric's cues confirm are accepted.
 - The depth is the model's, bounded by what the verified key points support (`BOUND_RULE`: a level
   needs a verified point at or above it) and capped at recall for keyword lists and stated
-  misconceptions. A model talked into "give this a 4" cannot award it.
+  misconceptions (one wrong claim beside reasoning costs a level, `cap_for_wrong_claims`). A model
+  talked into "give this a 4" cannot award it.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from agent.judge.scoring import (
     Reading,
     Visit,
     assess_visit,
-    cap_to_recall,
+    cap_for_wrong_claims,
     flag_shows_nothing,
     held_back,
     is_keyword_list,
@@ -129,7 +130,9 @@ def _shares_words(question: Question, point: KeyPoint, sentence: str) -> bool:
     return explains(sentence) and len(shared) >= 1 and len(on_topic) >= 2
 
 
-BOUND_RULE = DepthRule(reasoning_implies_mechanism=True, share_for_3=0.0, reasoning_points_without_mechanism=1)
+BOUND_RULE = DepthRule(
+    reasoning_implies_mechanism=True, share_for_3=0.0, reasoning_points_without_mechanism=1, outweighs_a_wrong_claim=3
+)
 """What verified points can support at most: a level needs one verified point at or above it (a
 reasoning point also shows the mechanism). Looser than the offline judge's rule, which must decide
 alone; the model's depth is the judgement within this bound (on the dev split's correct-model replay
@@ -179,11 +182,12 @@ def verified_assessment(
     evidence, misconceptions = verified.evidence, verified.misconceptions
     keyword_list = bool(evidence) and (is_keyword_list(prepared.content) or Flag.keyword_list.value in verdict.flags)
     read = evidence
-    evidence, capped = cap_to_recall(evidence, flags, keyword_list, bool(misconceptions))
+    evidence, ceiling = cap_for_wrong_claims(question, evidence, flags, keyword_list, misconceptions, BOUND_RULE)
+    capped = ceiling < 4
     held = held_back(read, evidence, misconceptions, []) if capped and not keyword_list else []
     nothing_shown = None if verified.mentioned else _nothing_shown(verdict, offline)
     flag_shows_nothing(flags, prepared.text, not readable, nothing_shown)
-    reading = Reading(evidence, misconceptions, flags, verified.mentioned, capped, prepared.note, held)
+    reading = Reading(evidence, misconceptions, flags, verified.mentioned, ceiling, prepared.note, held)
 
     def explain(depth: int, visit: Visit, supported: int) -> str:
         return _reason(question, depth, visit.covered, visit.missed, flags, verdict, supported, verified.dropped)

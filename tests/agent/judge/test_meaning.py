@@ -627,11 +627,17 @@ def test_points_said_beside_a_wrong_claim_are_not_asked_for_as_if_unsaid(scorer)
         "相比 SFT，它训练的是 student 自己会走到的状态，缓解了 exposure bias；"
         "相比 RL，它给的是 dense 的 per-token 信号，而不是整条轨迹只有一个 0/1 reward。"
     )
+    # Both gains beside it reach reasoning: the wrong claim costs a level and they stand (trial 34).
+    full = scorer.assess(question, answer, None)
+    assert [m.misconception for m in full.misconceptions] == ["opd-forward-kl"]
+    assert full.depth == 2
+    assert {"gain-over-sft", "gain-over-rl"} <= {e.key_point for e in full.covered}
+    # One gain beside it is less than reasoning: capped at recall, the gain held back.
+    answer = answer.replace("相比 SFT，它训练的是 student 自己会走到的状态，缓解了 exposure bias；", "")
     assessment = scorer.assess(question, answer, None)
     assert [m.misconception for m in assessment.misconceptions] == ["opd-forward-kl"]
     assert assessment.depth == 1, "still capped at recall"
-    gains = {"gain-over-sft", "gain-over-rl"}
-    assert gains <= set(assessment.missed) and gains <= partly_shown(assessment)
+    assert "gain-over-rl" in set(assessment.missed) and "gain-over-rl" in partly_shown(assessment)
     turns = [Turn(question=question.id, kind="ask", asked="...", answer=answer, assessment=assessment)]
     found = recall(question, "gain-over-rl", turns)
     assert found is not None and "dense 的 per-token 信号" in found.quote
@@ -646,3 +652,43 @@ def test_a_reasoning_point_is_not_credited_on_its_cue_alone(scorer, monkeypatch)
     assert "limits-plateaus" not in {e.key_point for e in assess(scorer, "algo-16", answer).covered}
     monkeypatch.setattr(claims, "CUE_VETO_BY_LEVEL", dict.fromkeys(range(1, 5), claims.CUE_VETO))
     assert "limits-plateaus" in {e.key_point for e in assess(scorer, "algo-16", answer).covered}
+
+
+def test_a_wrong_claim_about_a_named_method_needs_the_name(scorer):
+    """Blind trial 34's check: AReaL's own objective, said plainly, was read by meaning as *DPPO is
+    AReaL's decoupled PPO* (0.996) in an answer that never named DPPO."""
+    question = BANK["algo-14"]
+    plain = (
+        "AReaL, Ant Group's fully asynchronous RL system, uses a decoupled PPO objective centred on a proximal policy."
+    )
+    assert "dppo-is-decoupled" not in {m.misconception for m in scorer.assess(question, plain, None).misconceptions}
+    named = "DPPO is just the decoupled PPO from AReaL under another name; it centres the clip on a proximal policy."
+    assert "dppo-is-decoupled" in {m.misconception for m in scorer.assess(question, named, None).misconceptions}
+
+
+def test_one_wrong_claim_in_an_expert_answer_costs_a_level_not_the_answer(scorer):
+    """Blind trial 34: an expert answer with one wrong sentence was either capped at recall (caught)
+    or scored 4 (missed); an interviewer challenges the claim and takes a level off."""
+    question = BANK["infra-16"]
+    right = (
+        "For large-scale RL on big MoE models at a lab I'd pick slime, the THUDM/Zhipu framework used for GLM-4.5's RL: "
+        "it is thin and research-friendly, trains with Megatron so you get TP/PP/CP/EP for large MoE models, and its "
+        "data buffer plus custom rollout and reward functions make multi-turn agentic rollouts easy, in either a "
+        "colocated synchronous or a disaggregated asynchronous mode. verl (ByteDance's HybridFlow) is the most general "
+        "and widely used choice, with a single-controller Ray design, FSDP or Megatron backends, vLLM or SGLang "
+        "rollouts and recipes for PPO, GRPO, DAPO and more. TRL is the Hugging Face-native library, great for "
+        "small-scale SFT, DPO and GRPO experiments but weak at long-rollout throughput and multi-node scaling."
+    )
+    wrong = (
+        " Its rollout throughput comes from decoding inside the Megatron training process with its own CUDA-graph "
+        "decoder, so the policy weights never have to be synchronized to a separate inference engine."
+    )
+    clean = scorer.assess(question, right, None)
+    said = scorer.assess(question, right + wrong, None)
+    assert clean.depth >= 3 and clean.misconceptions == []
+    assert [m.misconception for m in said.misconceptions] == ["slime-decodes-in-megatron"]
+    assert said.depth == clean.depth - 1
+    # Two wrong claims, or one in an answer without reasoning beside it, still cap it at recall.
+    twice = right + wrong + " Unsloth is a good choice for large multi-node RL, Unsloth scales to big clusters."
+    assert scorer.assess(question, twice, None).depth <= 1
+    assert scorer.assess(question, "I'd pick slime." + wrong, None).depth <= 1
