@@ -5,6 +5,7 @@ RadixAttention to another system"), challenged and corrected like the bank's own
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 from typing import Literal
@@ -27,14 +28,23 @@ class _Named(_Strict):
         return self.name_zh if lang == "zh" and self.name_zh else self.name
 
 
-class Attribute(_Named):
+class _Term(_Named):
     id: str = Field(pattern=SLUG.pattern)
     names: list[NonEmpty] = Field(min_length=1)
     """How answers write it, lower case, in any language."""
-    source: Source
     same_as: list[str] = Field(default_factory=list)
     """Bank misconceptions that state this very swap: a question that has one is charged with it,
     not with the swap besides (one wrong claim counted once)."""
+
+
+class Attribute(_Term):
+    source: Source
+
+
+class Outsider(_Term):
+    """A name of the attributes' kind that no owner of the group has (a lab that made none of these
+    algorithms): bound to any of them, it is wrong. A trial's "ProRL, the prolonged-RL paper from
+    Google DeepMind" gave NVIDIA's work to a lab the facts knew nothing of, and nothing objected."""
 
 
 class Owner(_Named):
@@ -64,11 +74,20 @@ class Group(_Strict):
     acted_on: bool = False
     """The owners are what the role words act on ("raises ε_high"): a name right after the word is
     bound to it without a word of place."""
+    outsiders: list[Outsider] = Field(default_factory=list)
+    ask_outsider: Bilingual | None = None
+    """The follow-up that challenges giving an owner to an outsider: it names no owner, since none is right."""
 
     @model_validator(mode="after")
     def _roles_have_two_sides(self) -> Group:
         if self.binds_by == "role" and len(self.owners) != 2:
             raise ValueError(f"role group {self.id} needs exactly two owners (a swap gives a term to the other)")
+        return self
+
+    @model_validator(mode="after")
+    def _outsiders_are_challenged(self) -> Group:
+        if self.outsiders and self.ask_outsider is None:
+            raise ValueError(f"group {self.id} has outsiders: it needs ask_outsider")
         return self
 
 
@@ -122,6 +141,55 @@ class Trend(_Strict):
         )
 
 
+class Figure(_Strict):
+    """A figure of a named thing ("DeepSeek-V3 activates 8 routed experts per token"). A fluent answer
+    that gives several right figures and one wrong ("每个 token 激活其中 16 个", blind trial 35) agrees
+    with the point by meaning and by its other figures; the reader (agent/judge/known_figures.py) checks
+    each figure the sentence gives of the thing against its own."""
+
+    id: str = Field(pattern=SLUG.pattern)
+    subject: list[NonEmpty] = Field(min_length=1)
+    """How answers name the thing, lower case: the sentence must name it."""
+    others: list[NonEmpty] = Field(default_factory=list)
+    """Things with figures of their own (training's 6N beside inference's 2N): a sentence that names
+    one of them is left alone."""
+    context: list[NonEmpty] = Field(default_factory=list)
+    """Words one of which the sentence must hold ("flops", "mfu"), where the figure's pattern is common."""
+    says: list[NonEmpty] = Field(min_length=1)
+    """Regular expressions for stating the figure, lower case, with `{n}` where the number goes."""
+    right: list[float] = Field(min_length=1)
+    statement: NonEmpty
+    """The wrong claim a sentence with another figure is charged with."""
+    statement_zh: NonEmpty
+    correction: NonEmpty
+    correction_zh: NonEmpty
+    challenge: Bilingual
+    sources: list[Source] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _says_compile(self) -> Figure:
+        for say in self.says:
+            if "{n}" not in say:
+                raise ValueError(f"figure {self.id}: {say!r} has no {{n}} for the number")
+            try:
+                re.compile(say.replace("{n}", "0"))
+            except re.error as exc:
+                raise ValueError(f"figure {self.id}: {say!r} is not a regular expression ({exc})") from None
+        return self
+
+    def as_misconception(self) -> Misconception:
+        return Misconception(
+            id=figure_id(self.id),
+            statement=self.statement,
+            statement_zh=self.statement_zh,
+            cues=Cues(en=self.subject, zh=self.subject),
+            correction=self.correction,
+            correction_zh=self.correction_zh,
+            challenge=self.challenge,
+            sources=self.sources,
+        )
+
+
 class Facts(_Strict):
     groups: list[Group]
     reversed_formulas: list[Misconception] = Field(default_factory=list)
@@ -129,6 +197,7 @@ class Facts(_Strict):
     a formula and its reverse on top of each other, so these are read by their written forms (cues,
     in the formula form cue phrases are matched in), as wrong claims of every question."""
     trends: list[Trend] = Field(default_factory=list)
+    figures: list[Figure] = Field(default_factory=list)
 
 
 def trend_id(trend: str) -> str:
@@ -136,12 +205,17 @@ def trend_id(trend: str) -> str:
     return f"reversed-{trend}"
 
 
+def figure_id(figure: str) -> str:
+    """The wrong claim of a figure (by its id): another number given for it."""
+    return f"misstated-{figure}"
+
+
 def possessive(name: str) -> str:
     """A name's possessive: "vLLM's", but "the key/value blocks'"."""
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
-def misattribution_id(attribute: Attribute) -> str:
+def misattribution_id(attribute: _Term) -> str:
     return f"misattributed-{attribute.id}"
 
 
@@ -162,9 +236,17 @@ def _group_of_swap() -> dict[str, str]:
     question charges the swap under the bank's id, "tp-across-nodes", and its mirror under ours)."""
     out: dict[str, str] = {}
     for group in load_facts().groups:
-        for attribute in (a for o in group.owners for a in o.owns):
+        for attribute in [*(a for o in group.owners for a in o.owns), *group.outsiders]:
             out |= dict.fromkeys([misattribution_id(attribute), *attribute.same_as], group.id)
     return out
+
+
+def names_an_origin(misconception: str) -> bool:
+    """Is this wrong claim who made something? A sentence that says so makes its other claims besides
+    ("ProRL, the prolonged-RL paper from Google DeepMind, trained a 1.5B model for over 2,000 steps"):
+    the origin is wrong, the training it describes is not."""
+    origins = {g.id for g in load_facts().groups if g.binds_by == "origin"}
+    return _group_of_swap().get(misconception) in origins
 
 
 def confusion(misconception: str) -> str:
@@ -183,30 +265,37 @@ def challenges() -> dict[str, Bilingual]:
         for owner in g.owners
         for a in owner.owns
     }
+    outsiders = {
+        misattribution_id(o): g.ask_outsider for g in load_facts().groups for o in g.outsiders if g.ask_outsider
+    }
     reversals = {m.id: m.challenge for m in _reversals() if m.challenge is not None}
-    return swaps | reversals
+    return swaps | outsiders | reversals
 
 
 def _reversals() -> list[Misconception]:
-    """Formulas written the other way round and trends turned round."""
-    return [*load_facts().reversed_formulas, *(t.as_misconception() for t in load_facts().trends)]
+    """Formulas written the other way round, trends turned round and figures misstated."""
+    facts = load_facts()
+    return [
+        *facts.reversed_formulas,
+        *(t.as_misconception() for t in facts.trends),
+        *(f.as_misconception() for f in facts.figures),
+    ]
 
 
 @cache
 def misattributions() -> dict[str, Misconception]:
-    """The wrong claims any question can be charged with: each owned attribute given to a rival, and
-    each formula or trend written the other way round."""
+    """The wrong claims any question can be charged with: each owned attribute given to a rival or
+    an owner given to an outsider, each formula or trend written the other way round, and each figure
+    misstated."""
     out = {m.id: m for m in _reversals()}
     for group in load_facts().groups:
+        # the whole group's owners, so a swap's correction also says what the rival owns
+        # ("CISPO is DeepSeek's method" was corrected only with what DeepSeek made)
+        each_en = "; ".join(f"{o.name}: {', '.join(a.name for a in o.owns)}" for o in group.owners)
+        each_zh = "；".join(f"{o.named('zh')}：{'、'.join(a.named('zh') for a in o.owns)}" for o in group.owners)
         for owner in group.owners:
             for attribute in owner.owns:
                 names, ref = [*attribute.names, *owner.names], attribute.source.ref
-                # the whole group's owners, so a swap's correction also says what the rival owns
-                # ("CISPO is DeepSeek's method" was corrected only with what DeepSeek made)
-                each_en = "; ".join(f"{o.name}: {', '.join(a.name for a in o.owns)}" for o in group.owners)
-                each_zh = "；".join(
-                    f"{o.named('zh')}：{'、'.join(a.named('zh') for a in o.owns)}" for o in group.owners
-                )
                 statement = f"{attribute.name} belongs to a rival of {owner.name}."
                 statement_zh = f"把 {attribute.named('zh')} 安到了 {owner.named('zh')} 之外的系统头上。"
                 correction = (
@@ -228,4 +317,17 @@ def misattributions() -> dict[str, Misconception]:
                     correction_zh=correction_zh,
                     sources=[attribute.source],
                 )
+        rivals_en = ", ".join(o.name for o in group.owners)
+        rivals_zh = "、".join(o.named("zh") for o in group.owners)
+        for outsider in group.outsiders:
+            names = [*outsider.names, *(n for o in group.owners for n in o.names)]
+            out[misattribution_id(outsider)] = Misconception(
+                id=misattribution_id(outsider),
+                statement=f"One of {rivals_en} comes from {outsider.name}.",
+                statement_zh=f"把 {rivals_zh} 中的一个安到了 {outsider.named('zh')} 头上。",
+                cues=Cues(en=names, zh=names),
+                correction=f"None of these comes from {outsider.name} ({group.what.en}). In full: {each_en}.",
+                correction_zh=f"这些都不是 {outsider.named('zh')} 的（{group.what.zh}）。完整的对应：{each_zh}。",
+                sources=[a.source for o in group.owners for a in o.owns],
+            )
     return out

@@ -37,7 +37,7 @@ from agent.interview.replies import (
     unchanged,
 )
 from agent.interview.retrieval import Retriever
-from agent.judge.misattribution import rightly_owned_in
+from agent.judge.misattribution import puts_right
 from agent.judge.scoring import depth_with_earlier, reason_in
 from agent.state import (
     Amended,
@@ -392,12 +392,12 @@ def close(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[
 
 def put_right_later(turns: list[Turn], hits: list[MisconceptionHit]) -> list[MisconceptionHit]:
     """Each wrong owner the candidate gave a term to, with the later sentence on the question that
-    gave it back to its own (a trial's candidate corrected a swap and still read it as standing)."""
+    put it right (a trial's candidate corrected a swap and still read it as standing)."""
     out = []
     for hit in hits:
         said = next(i for i, t in enumerate(turns) if t.assessment and hit in t.assessment.misconceptions)
         later = [s for t in turns[said + 1 :] for s in sentences(t.answer)]
-        right = next((s for s in later if hit.misconception in rightly_owned_in(s)), None)
+        right = next((s for s in later if puts_right(hit.misconception, hit.quote, s)), None)
         out.append(hit.model_copy(update={"put_right": right}) if right else hit)
     return out
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from agent.brains.brain import Brain
 from agent.brains.listening import HINT_AGAIN, asks_which, hear, recall, strip_meta
 from agent.judge.claims import cannot_be_taken_for
-from agent.judge.misattribution import rightly_owned_in
+from agent.judge.misattribution import puts_right
 from agent.judge.scoring import depth_of, reason_for
 from agent.state import Assessment, CandidateAction, Evidence, Flag, Heard, ModelUse, Turn
 from agent.text import HINT_REQUEST, one_per_line, sentences
@@ -82,7 +82,9 @@ def _on_topic_if_put_right(assessment: Assessment, turn: Turn, earlier: list[Tur
     challenged = earlier[-1].decision.challenge if earlier and earlier[-1].decision else None
     if challenged is None or Flag.off_topic not in assessment.flags:
         return assessment
-    if not any(challenged in rightly_owned_in(s) for s in sentences(turn.answer)):
+    hits = [m for t in reversed(earlier) if t.assessment for m in t.assessment.misconceptions]
+    wrong = next((m.quote for m in hits if m.misconception == challenged), "")
+    if not any(puts_right(challenged, wrong, s) for s in sentences(turn.answer)):
         return assessment
     return assessment.model_copy(update={"flags": [f for f in assessment.flags if f is not Flag.off_topic]})
 

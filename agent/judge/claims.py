@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
+from agent.judge.known_figures import misstated_figures
 from agent.judge.misattribution import misattributions_in, rightly_owned_in
 from agent.judge.referents import resolve
 from agent.judge.siblings import (
@@ -305,6 +306,7 @@ def _by_cues(question: Question, sentence: str) -> SentenceClaims:
         WrongClaim(m.id, sentence, "cue") for m in load_facts().reversed_formulas if asserts(sentence, m.cues.all())
     ]
     out.misconceptions += [WrongClaim(wrong, sentence, "cue") for wrong in reversed_trends(sentence)]
+    out.misconceptions += [WrongClaim(wrong, sentence, "cue") for wrong in misstated_figures(sentence)]
     return out
 
 

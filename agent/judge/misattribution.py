@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from knowledge.facts import Attribute, Group, load_facts, misattribution_id
+from knowledge.facts import Attribute, Group, Outsider, confusion, load_facts, misattribution_id
 
 CLAIM = re.compile(r"[^;；。!?！？\n]+[;；。!?！？\n]?")
 QUESTION = re.compile(r"[?？]$|吗")
@@ -48,6 +48,13 @@ RELATION = {
     ),
 }
 """The words through which a term is bound to its owner, per kind of fact (`Group.binds_by`)."""
+USED_OR_BUILT_ON = re.compile(
+    r"\b(?:uses?|used|using|adopt(?:s|ed)?|employ(?:s|ed)?|deploy(?:s|ed)?|runs?|ran|trains?|trained|"
+    r"supports?|serves?|(?:built|based|running|sits?)\s+(?:on|upon|atop)|on top of)\b|"
+    r"被|在用|基于|跑在|依赖|支持"
+)
+"""Between a name and a lab: the lab uses it or it stands on the lab's work ("verl is used by the Qwen
+team", "slime is built on NVIDIA's Megatron"), which says nothing about who made it."""
 OWNED_BY_NEXT = re.compile(
     r"\s*(?:'s|’s|的|开源的|推出的|提出的|做的|出品的|家的|团队的|[(（]|(?:is|are|was|belongs to|comes from|是|属于|来自)\s*)\s*$"
 )
@@ -80,8 +87,11 @@ class _Name:
     start: int
     end: int
     owner: int
-    """Index of the owner in the group; for a term, of the one who owns it."""
-    attribute: Attribute | None = None
+    """Index of the owner in the group; for a term, of the one who owns it (`NOBODY` for an outsider)."""
+    attribute: Attribute | Outsider | None = None
+
+
+NOBODY = -1
 
 
 def _pattern(name: str) -> re.Pattern[str]:
@@ -96,11 +106,12 @@ def _pattern(name: str) -> re.Pattern[str]:
 @cache
 def _patterns(
     group_id: str,
-) -> tuple[list[tuple[int, re.Pattern[str]]], list[tuple[int, Attribute, re.Pattern[str]]]]:
+) -> tuple[list[tuple[int, re.Pattern[str]]], list[tuple[int, Attribute | Outsider, re.Pattern[str]]]]:
     group = next(g for g in load_facts().groups if g.id == group_id)
     owners = [(i, _pattern(n.lower())) for i, owner in enumerate(group.owners) for n in owner.names]
-    terms = [(i, a, _pattern(n.lower())) for i, owner in enumerate(group.owners) for a in owner.owns for n in a.names]
-    return owners, terms
+    owned: list[tuple[int, Attribute | Outsider]] = [(i, a) for i, owner in enumerate(group.owners) for a in owner.owns]
+    owned += [(NOBODY, outsider) for outsider in group.outsiders]
+    return owners, [(i, a, _pattern(n.lower())) for i, a in owned for n in a.names]
 
 
 def _find(stretch: str, group: Group) -> tuple[list[_Name], list[_Name]]:
@@ -140,6 +151,8 @@ def _bound_to(
         # a rival named between them is nearer the term ("decoupled PPO 的 proximal policy，以及 GSPO 那种序列级
         # ratio": the ratio is not PPO's, a hint of ours)
         rivals = [o for o in owners if o.owner != owner.owner]
+        if relation is RELATION["origin"] and USED_OR_BUILT_ON.search(gap):
+            continue
         if len(gap) > MAX_GAP or not related or NEGATED.search(gap) or _term_between(owner, term, [*terms, *rivals]):
             continue
         if best is None or len(gap) < best[0]:
@@ -291,6 +304,20 @@ def rightly_owned_in(sentence: str) -> set[str]:
     """The swaps this sentence puts right: the misattribution ids of the terms it binds to their
     own owner ("不好意思我说反了。PagedAttention 是 vLLM 提出的")."""
     return {b.swap.misconception for b in _bindings(sentence) if b.right}
+
+
+def puts_right(misconception: str, wrong: str, sentence: str) -> bool:
+    """Does the sentence put right the swap the wrong sentence made: give the term back to its owner,
+    or give the owner the wrong sentence misplaced its own term of the group ("ProRL 其实是 NVIDIA 的",
+    after "ProRL ... from Google DeepMind")?"""
+    if misconception in rightly_owned_in(sentence):
+        return True
+    misplaced = {b.swap.given_to for b in _bindings(wrong) if b.swap.misconception == misconception and not b.right}
+    group = confusion(misconception)
+    return any(
+        b.right and b.swap.given_to in misplaced and confusion(b.swap.misconception) == group
+        for b in _bindings(sentence)
+    )
 
 
 @dataclass(frozen=True)

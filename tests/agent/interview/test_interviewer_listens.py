@@ -661,6 +661,24 @@ async def test_a_swap_challenged_and_corrected_is_not_reminded_at_the_close(grap
     assert attempt.misconceptions == {}
 
 
+async def test_a_wrong_origin_is_put_right_by_giving_the_work_its_own_lab(graph_driver):
+    """Blind trial 35's plant, corrected: the reply names no term the first answer gave away (Google
+    DeepMind), it gives ProRL its own lab, and that puts the origin right."""
+    driver = graph_driver(plan=["algo-16"], lang="en", max_follow_ups=1)
+    await driver.start()
+    await driver.reply(
+        "answer",
+        "ProRL, the prolonged-RL paper from Google DeepMind, trained a 1.5B model for over 2,000 RL steps on "
+        "math, code and logic puzzles, and pass@k kept rising.",
+    )
+    assert [m.misconception for m in driver.progress.assessment.misconceptions] == [
+        "misattributed-algorithm-from-google"
+    ]
+    await driver.reply("answer", "Sorry, I mixed that up. ProRL is NVIDIA's work, not DeepMind's.")
+    [summary] = driver.values["summaries"]
+    assert [hit.put_right for hit in summary.misconceptions] == ["ProRL is NVIDIA's work, not DeepMind's."]
+
+
 async def test_a_swap_not_put_right_stays_against_the_candidate(graph_driver):
     driver = graph_driver(plan=["infra-05"], lang="zh", max_follow_ups=1)
     await driver.start()

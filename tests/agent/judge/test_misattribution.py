@@ -7,11 +7,12 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
 
 from agent.brains.request import WriteRequest
 from agent.brains.wording import phrase
 from agent.interview.policy import Limits, decide
-from agent.judge.misattribution import misattributions_in, rightly_owned_in
+from agent.judge.misattribution import misattributions_in, puts_right, rightly_owned_in
 from agent.state import CandidateAction, Flag, QuestionProgress
 from common.errors import InputError
 from knowledge.bank import load_bank
@@ -131,6 +132,10 @@ BANK = load_bank()
         # the second clause names no routing: R3's roles are read only in a clause about routing
         ("routing 是在 training 端录的，在 inference 端回放的。", {("录的", "the training engine")}),
         ("PP 放在节点内走 NVLink，TP 跨节点。", {("节点内", "pipeline parallelism"), ("跨节点", "tensor parallelism")}),
+        # Blind trial 35: a lab that owns none of the group's names (an outsider) is no owner either.
+        ("ProRL, the prolonged-RL paper from Google DeepMind, trained a 1.5B model.", {("google deepmind", "ProRL")}),
+        ("AReaL 是英伟达开源的异步框架。", {("英伟达", "AReaL")}),
+        ("PPO was introduced by DeepMind in 2017.", {("deepmind", "PPO")}),
     ],
 )
 def test_a_term_given_to_a_rival_is_found(sentence, given):
@@ -199,6 +204,15 @@ def test_a_term_given_to_a_rival_is_found(sentence, given):
         "Ring attention keeps the query blocks local and passes the K/V blocks around the ring.",
         "ring attention 里 KV 块沿环传递，Q 块留在本地。",
         "The KV blocks are passed around while the queries stay put.",
+        # a lab that uses a system, or whose work it stands on, did not make it
+        "verl is used by the Qwen team too.",
+        "verl 被 Qwen 团队用来训练模型。",
+        "slime is built on NVIDIA's Megatron-LM and SGLang.",
+        "ProRL 是 NVIDIA 提出的，PPO 来自 OpenAI。",
+        # PPO's variants are not PPO (a gold bluff's "Distributed PPO from DeepMind" is true)
+        "DPPO is Distributed PPO from DeepMind.",
+        "AReaL's decoupled PPO, from Ant Group, keeps two policies.",
+        "DAPO is from ByteDance Seed and Tsinghua.",
     ],
 )
 def test_right_negated_compared_or_asked_bindings_are_left_alone(sentence):
@@ -253,6 +267,27 @@ def test_one_swap_caps_the_answer_and_the_follow_up_asks_whose_it_is(scorer):
     assert "RadixAttention" in text and "vLLM's core is RadixAttention" in text
 
 
+def test_a_wrong_origin_costs_a_level_but_not_what_its_sentence_says_besides(scorer):
+    """Blind trial 35: ProRL given to Google DeepMind in a sentence that also gives its training run
+    right. Only the origin is wrong: the run's points stay credited, the answer loses a level."""
+    rest = (
+        " trained a 1.5B model for over 2,000 RL steps on math, code, STEM and logic puzzles, and pass@1 and pass@k"
+        " kept improving. Training stayed stable by keeping entropy up with decoupled clipping and dynamic sampling,"
+        " a KL penalty to a reference model, and resetting the reference and optimizer when validation stalled."
+        " So I'd think of RL scaling along several axes: number of training steps, diversity and difficulty of"
+        " the prompt set, rollout compute (group size, response length), and model size, with the gains largest"
+        " where the base model starts weak."
+    )
+    question = BANK["algo-16"]
+    right = scorer.assess(question, "ProRL, NVIDIA's prolonged-RL paper," + rest, None)
+    wrong = scorer.assess(question, "ProRL, the prolonged-RL paper from Google DeepMind," + rest, None)
+    assert right.misconceptions == [] and right.depth >= 3
+    assert [m.misconception for m in wrong.misconceptions] == ["misattributed-algorithm-from-google"]
+    assert wrong.depth == right.depth - 1
+    first = wrong.misconceptions[0].quote
+    assert any(e.quote == first for e in wrong.covered), "the run the origin sentence describes stays credited"
+
+
 def test_a_swap_the_bank_already_names_is_charged_once(scorer):
     sentence = "MLE minimises the reverse KL, so SFT is mode-seeking."
     assert [m.misconception for m in scorer.assess(BANK["algo-02"], sentence, None).misconceptions] == [
@@ -273,13 +308,41 @@ def test_a_misattribution_is_a_misconception_of_every_question():
 def test_every_fact_has_one_owner_among_its_rivals():
     for group in load_facts().groups:
         owned = [name for owner in group.owners for a in owner.owns for name in a.names]
+        owned += [name for outsider in group.outsiders for name in outsider.names]
         rivals = [name for owner in group.owners for name in owner.names]
         assert len(owned) == len(set(owned)), group.id
         assert not set(owned) & set(rivals), group.id
     facts = load_facts()
     owned = sum(len(o.owns) for g in facts.groups for o in g.owners)
-    reversals = len(facts.reversed_formulas) + len(facts.trends)
-    assert len(misattributions()) == owned + reversals, "one wrong claim per fact, ids distinct"
+    outsiders = sum(len(g.outsiders) for g in facts.groups)
+    reversals = len(facts.reversed_formulas) + len(facts.trends) + len(facts.figures)
+    assert len(misattributions()) == owned + outsiders + reversals, "one wrong claim per fact, ids distinct"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_name_given_to_an_outsider_is_corrected_with_every_owner_and_challenged_without_one(lang):
+    """ "ProRL ... from Google DeepMind" (blind trial 35): no owner of the group is Google DeepMind, so
+    the correction gives every owner's lab, and the challenge asks for them rather than suggesting one."""
+    [swap] = misattributions_in("ProRL, the prolonged-RL paper from Google DeepMind, scaled RL to 2,000 steps.")
+    question = BANK["algo-16"]
+    wrong = question.misconception(swap.misconception)
+    correction = question.correction_in(wrong.id, wrong.correction, lang)
+    group = next(g for g in load_facts().groups if g.id == "rl-algorithm-origins")
+    assert all(a.named(lang) in correction for o in group.owners for a in o.owns)
+    challenge = getattr(challenges()[swap.misconception], lang)
+    assert not any(name in challenge.lower() for o in group.owners for a in o.owns for name in a.names)
+    assert confusion(swap.misconception) == "rl-algorithm-origins"
+
+
+def test_a_group_with_outsiders_needs_a_challenge_for_them(tmp_path: Path):
+    facts = load_facts()
+    group = facts.groups[1].model_dump(exclude_none=True)
+    group["outsiders"] = [{"id": "framework-from-somewhere", "name": "Somewhere", "names": ["somewhere"]}]
+    group.pop("ask_outsider", None)
+    bad = tmp_path / "facts.yaml"
+    bad.write_text(yaml.safe_dump({"groups": [group]}, allow_unicode=True), encoding="utf-8")
+    with pytest.raises(InputError, match=r"facts\.yaml: groups\.0: .*ask_outsider"):
+        load_facts.__wrapped__(bad)
 
 
 def test_a_broken_facts_file_names_the_file_and_the_field(tmp_path: Path):
@@ -382,9 +445,28 @@ def test_a_simile_elsewhere_in_the_sentence_does_not_unbind_a_term():
     assert misattributions_in("vLLM 和 SGLang 一样用 RadixAttention。") == []
 
 
-def test_a_role_group_needs_two_sides(tmp_path: Path):
-    import yaml
+@pytest.mark.parametrize(
+    "wrong, later, right",
+    [
+        ("ProRL, the prolonged-RL paper from Google DeepMind, ran 2,000 steps.", "ProRL 其实是英伟达提出的。", True),
+        ("ProRL, the prolonged-RL paper from Google DeepMind, ran 2,000 steps.", "GRPO 是 DeepSeek 提出的。", False),
+        (
+            "ProRL, the prolonged-RL paper from Google DeepMind, ran 2,000 steps.",
+            "ProRL is from Google DeepMind.",
+            False,
+        ),
+        ("vLLM's core is RadixAttention.", "vLLM's core is PagedAttention.", True),
+        ("vLLM's core is RadixAttention.", "RadixAttention is SGLang's.", True),
+        ("AReaL comes from ByteDance Seed.", "AReaL is Ant Group's.", True),
+        ("AReaL comes from ByteDance Seed.", "slime is Zhipu's.", False),
+    ],
+)
+def test_a_swap_is_put_right_by_the_term_or_the_owner_given_back(wrong, later, right):
+    [swap] = misattributions_in(wrong)
+    assert puts_right(swap.misconception, wrong, later) is right
 
+
+def test_a_role_group_needs_two_sides(tmp_path: Path):
     from knowledge.facts import FACTS_FILE
 
     data = yaml.safe_load(FACTS_FILE.read_text(encoding="utf-8"))

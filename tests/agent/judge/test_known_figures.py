@@ -1,0 +1,77 @@
+"""Figures of named things (`figures` in knowledge/facts.yaml): a sentence that gives the thing
+another number is a wrong claim, whatever right figures stand beside it (blind trials 33 and 35:
+inference MFU on 6N, DeepSeek-V3 with 16 routed experts per token, both scored as expert answers)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from agent.judge.known_figures import misstated_figures
+from common.errors import InputError
+from knowledge.bank import load_bank
+from knowledge.facts import figure_id, load_facts
+
+BANK = load_bank()
+EXPERTS = figure_id("deepseek-v3-experts-per-token")
+FLOPS = figure_id("inference-flops-per-token")
+
+
+@pytest.mark.parametrize(
+    "sentence, wrong",
+    [
+        (
+            "比如 DeepSeek-V3 有 256 个 routed expert，每个 token 激活其中 16 个再加 1 个 shared expert，总参数 671B 但每个 token 只激活 37B。",
+            [EXPERTS],
+        ),
+        ("DeepSeek-V3 routes each token to the top-16 experts.", [EXPERTS]),
+        ("DeepSeek-V3 has 64 routed experts with top-2 routing.", [EXPERTS]),
+        ("DeepSeek-V3 activates 4 routed experts per token.", [EXPERTS]),
+        ("I compute MFU as 6 x N_params x generated tokens per second divided by the GPU's peak FLOPs.", [FLOPS]),
+        ("推理 MFU 用 6N 乘每秒生成的 token 数除以峰值算力。", [FLOPS]),
+        # right figures, rivals with their own, questions and refusals
+        ("DeepSeek-V3 has 256 routed experts and activates 8 of them per token plus a shared one.", []),
+        ("DeepSeek-V3 每个 token 激活 8 个 routed expert，总参数 671B，激活 37B。", []),
+        ("DeepSeek-V3 activates 37B parameters per token.", []),
+        ("Mixtral uses top-2, while DeepSeek-V3 uses top-8.", []),
+        ("Does DeepSeek-V3 route each token to the top-16 experts?", []),
+        ("DeepSeek-V3 uses top-8, not top-16.", []),
+        ("For decoding, MFU = 2N x tokens/s / peak FLOPs.", []),
+        ("Training costs 6N FLOPs per token and inference 2N.", []),
+        ("推理 MFU 用 2N 乘每秒 token 数除以峰值算力。", []),
+        ("Decoding 64 sequences with 2 x N GPUs is enough.", []),
+    ],
+)
+def test_a_figure_given_another_number_is_found(sentence, wrong):
+    assert misstated_figures(sentence) == wrong
+
+
+def test_a_misstated_figure_is_a_wrong_claim_of_every_question_with_the_right_figure():
+    for question in (BANK["infra-10"], BANK["algo-01"]):
+        wrong = question.misconception(EXPERTS)
+        assert "8" in wrong.correction and "256" in wrong.correction
+        assert "8 个" in question.correction_in(wrong.id, "said", "zh")
+
+
+def test_our_own_text_misstates_no_figure():
+    """Notes, model answers, statements, hints and corrections give the figures right."""
+    from agent.text import sentences
+    from knowledge.bank import NOTES_DIR
+
+    texts = [p.read_text(encoding="utf-8") for p in sorted(NOTES_DIR.glob("*.md"))]
+    for question in BANK.values():
+        texts += [question.model_answer, question.model_answer_zh or ""]
+        for kp in question.key_points:
+            texts += [kp.statement, kp.statement_zh or "", *(h.en + "\n" + h.zh for h in kp.hints)]
+    assert [s for text in texts for s in sentences(text) if misstated_figures(s)] == []
+
+
+def test_a_figure_pattern_without_a_place_for_the_number_names_the_figure(tmp_path: Path):
+    figure = load_facts().figures[0].model_dump(exclude_none=True)
+    figure["says"] = ["top-k routing"]
+    bad = tmp_path / "facts.yaml"
+    bad.write_text(yaml.safe_dump({"groups": [], "figures": [figure]}, allow_unicode=True), encoding="utf-8")
+    with pytest.raises(InputError, match=r"facts\.yaml: figures\.0: .*top-k routing.*no \{n\}"):
+        load_facts.__wrapped__(bad)
