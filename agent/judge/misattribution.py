@@ -49,12 +49,17 @@ RELATION = {
 }
 """The words through which a term is bound to its owner, per kind of fact (`Group.binds_by`)."""
 USED_OR_BUILT_ON = re.compile(
-    r"\b(?:uses?|used|using|adopt(?:s|ed)?|employ(?:s|ed)?|deploy(?:s|ed)?|runs?|ran|trains?|trained|"
+    r"\b(?:uses?|used|using|adopt(?:s|ed)?|employ(?:s|ed)?|deploy(?:s|ed)?|runs?|ran|trains?|trained|keeps?|kept|"
+    r"borrow(?:s|ed)?|inherit(?:s|ed)?|takes|took|"
     r"supports?|serves?|(?:built|based|running|sits?)\s+(?:on|upon|atop)|on top of)\b|"
     r"被|在用|基于|跑在|依赖|支持"
 )
 """Between a name and a lab: the lab uses it or it stands on the lab's work ("verl is used by the Qwen
-team", "slime is built on NVIDIA's Megatron"), which says nothing about who made it."""
+team", "slime is built on NVIDIA's Megatron", "Dr. GRPO kept β = 0.04 from DeepSeekMath"), which says
+nothing about who made it."""
+LISTED = re.compile(r"\s*(?:and|&|和|与|及|以及|跟|、)\s*")
+"""Two names joined as a list ("Dr.GRPO 和 DAPO 的机制") are not bound to each other."""
+PAREN = re.compile(r"[(（]")
 OWNED_BY_NEXT = re.compile(
     r"\s*(?:'s|’s|的|开源的|推出的|提出的|做的|出品的|家的|团队的|[(（]|(?:is|are|was|belongs to|comes from|是|属于|来自)\s*)\s*$"
 )
@@ -141,8 +146,11 @@ def _bound_to(
         if owner.end <= term.start:
             gap = stretch[owner.end : term.start]
             after = AFTER_TERM.match(stretch, term.end)
-            # A name right before its predicate ("ZeRO-3 only shards ...", "decode compute-bound") is its subject.
-            related = bool(relation.search(gap) or after or not gap.strip()) and not _possessed(stretch, owner)
+            # A name right before its predicate ("ZeRO-3 only shards ...", "decode compute-bound") is its subject;
+            # a bracket relates only right after the name ("verl (ByteDance)", not "(Dr. GRPO), ... (DAPO").
+            said = relation.search(PAREN.sub(" ", gap)) or gap.strip() in ("(", "（")
+            related = bool(said or after or not gap.strip()) and not _possessed(stretch, owner)
+            related = related and not LISTED.fullmatch(gap)
         elif owner.start >= term.end:
             gap = stretch[term.end : owner.start]
             related = bool(OWNED_BY_NEXT.match(gap))

@@ -136,6 +136,11 @@ BANK = load_bank()
         ("ProRL, the prolonged-RL paper from Google DeepMind, trained a 1.5B model.", {("google deepmind", "ProRL")}),
         ("AReaL 是英伟达开源的异步框架。", {("英伟达", "AReaL")}),
         ("PPO was introduced by DeepMind in 2017.", {("deepmind", "PPO")}),
+        (
+            "Clip-Higher, introduced in the DeepSeek-R1 paper, raises ε_high to 0.28.",
+            {("deepseek-r1 paper", "Clip-Higher")},
+        ),
+        ("Dr. GRPO came from DeepSeek.", {("deepseek", "Dr. GRPO")}),
     ],
 )
 def test_a_term_given_to_a_rival_is_found(sentence, given):
@@ -213,6 +218,9 @@ def test_a_term_given_to_a_rival_is_found(sentence, given):
         "DPPO is Distributed PPO from DeepMind.",
         "AReaL's decoupled PPO, from Ant Group, keeps two policies.",
         "DAPO is from ByteDance Seed and Tsinghua.",
+        "DAPO and Dr. GRPO kept beta = 0.04 from DeepSeekMath.",
+        "Dr.GRPO 和 DAPO 的机制与动机讲对了。",
+        "by how they change the advantage (Dr. GRPO, MaxRL), or the loss aggregation over tokens (DAPO, Dr. GRPO)",
     ],
 )
 def test_right_negated_compared_or_asked_bindings_are_left_alone(sentence):
@@ -523,6 +531,7 @@ def test_clip_higher_put_on_the_lower_bound_is_found_and_the_right_side_left_alo
     assert rightly_owned_in(right) == {
         "misattributed-clip-higher-raises-upper",
         "misattributed-clip-higher-keeps-lower",
+        "misattributed-clip-higher-from-dapo",
     }
     # the raise to keep entropy up is a purpose, not the lower bound kept; CISPO's bounds are not DAPO's
     assert misattributions_in("DAPO's clip-higher raises the upper clip bound to keep entropy from collapsing.") == []
