@@ -17,6 +17,8 @@ from common.errors import InputError
 from knowledge.models import SLUG, Bilingual, Cues, Misconception, NonEmpty, Source, _Strict
 
 FACTS_FILE = Path(__file__).parent / "facts.yaml"
+REVERSED_WEIGHT = "reversed-importance-weight"
+"""The reversed formula read by the expectation's shape (`agent/judge/importance_weight.py`)."""
 
 
 class _Named(_Strict):
@@ -158,6 +160,9 @@ class Figure(_Strict):
     says: list[NonEmpty] = Field(min_length=1)
     """Regular expressions for stating the figure, lower case, with `{n}` where the number goes."""
     right: list[float] = Field(min_length=1)
+    group: str | None = None
+    """The group whose swap the wrong figure often belongs to: "E4M3 的最大可表示值是 57344" gives E4M3
+    E5M2's maximum, one confusion with the layouts swapped, not two wrong claims."""
     statement: NonEmpty
     """The wrong claim a sentence with another figure is charged with."""
     statement_zh: NonEmpty
@@ -199,6 +204,14 @@ class Facts(_Strict):
     trends: list[Trend] = Field(default_factory=list)
     figures: list[Figure] = Field(default_factory=list)
 
+    @model_validator(mode="after")
+    def _figures_name_known_groups(self) -> Facts:
+        groups = {g.id for g in self.groups}
+        for figure in self.figures:
+            if figure.group is not None and figure.group not in groups:
+                raise ValueError(f"figure {figure.id}: no group {figure.group!r}")
+        return self
+
 
 def trend_id(trend: str) -> str:
     """The wrong claim of a trend (by its id) stated the wrong way round."""
@@ -238,15 +251,18 @@ def _group_of_swap() -> dict[str, str]:
     for group in load_facts().groups:
         for attribute in [*(a for o in group.owners for a in o.owns), *group.outsiders]:
             out |= dict.fromkeys([misattribution_id(attribute), *attribute.same_as], group.id)
+    out |= {figure_id(f.id): f.group for f in load_facts().figures if f.group}
     return out
 
 
-def names_an_origin(misconception: str) -> bool:
-    """Is this wrong claim who made something? A sentence that says so makes its other claims besides
-    ("ProRL, the prolonged-RL paper from Google DeepMind, trained a 1.5B model for over 2,000 steps"):
-    the origin is wrong, the training it describes is not."""
+def is_a_detail(misconception: str) -> bool:
+    """Is this wrong claim a detail its sentence states beside others: who made something, or one
+    figure of a named thing? The sentence's other claims stand ("ProRL, the prolonged-RL paper from
+    Google DeepMind, trained a 1.5B model for over 2,000 steps"; "FP8's exponent bits keep relative
+    precision constant over a wide range: E4M3 up to 448, E5M2 up to 65,504", blind trials 35 and 36)."""
     origins = {g.id for g in load_facts().groups if g.binds_by == "origin"}
-    return _group_of_swap().get(misconception) in origins
+    figures = {figure_id(f.id) for f in load_facts().figures}
+    return misconception in figures or _group_of_swap().get(misconception) in origins
 
 
 def confusion(misconception: str) -> str:

@@ -75,18 +75,23 @@ async def judge_reply(
     return _on_topic_if_put_right(assessment, turn, earlier)
 
 
+ASIDE = {Flag.off_topic, Flag.other_concept}
+"""What a reply that puts a challenged swap right is not, though it names another system ("The
+ByteDance Seed framework is verl", blind trial 36, was marked as explaining a neighbouring concept)."""
+
+
 def _on_topic_if_put_right(assessment: Assessment, turn: Turn, earlier: list[Turn]) -> Assessment:
     """A reply that gives back the term the last follow-up challenged as given to the wrong owner
     answers that challenge: it is not off-topic, though it shows no key point (a blind trial's "对，我记混
     了。RadixAttention 是 SGLang 提出的……" was marked 偏题)."""
     challenged = earlier[-1].decision.challenge if earlier and earlier[-1].decision else None
-    if challenged is None or Flag.off_topic not in assessment.flags:
+    if challenged is None or not ASIDE & set(assessment.flags):
         return assessment
     hits = [m for t in reversed(earlier) if t.assessment for m in t.assessment.misconceptions]
     wrong = next((m.quote for m in hits if m.misconception == challenged), "")
     if not any(puts_right(challenged, wrong, s) for s in sentences(turn.answer)):
         return assessment
-    return assessment.model_copy(update={"flags": [f for f in assessment.flags if f is not Flag.off_topic]})
+    return assessment.model_copy(update={"flags": [f for f in assessment.flags if f not in ASIDE]})
 
 
 ANSWERED_PROBE = 0.5

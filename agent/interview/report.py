@@ -226,8 +226,11 @@ def to_markdown(report: SessionReport, bank: Bank, lang: str | None = None) -> s
             lines.append(say.listing("misconceptions"))
             lines += [
                 f"- “{excerpt(same[0].quote, 160)}” → "
-                + " ".join(question.correction_in(m.misconception, m.correction, lang) for m in same)
-                + "".join(f" {say('put_right_later', quote=excerpt(m.put_right, 160))}" for m in same if m.put_right)
+                + " ".join(dict.fromkeys(question.correction_in(m.misconception, m.correction, lang) for m in same))
+                + "".join(
+                    f" {say('put_right_later', quote=excerpt(right, 160))}"
+                    for right in dict.fromkeys(m.put_right for m in same if m.put_right)
+                )
                 for same in by_quote(q.misconceptions)
             ]
         model_answer = in_language(q.model_answer, question.model_answer_zh, lang)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
+from agent.judge.importance_weight import upside_down_weights
 from agent.judge.known_figures import misstated_figures
 from agent.judge.misattribution import misattributions_in, rightly_owned_in
 from agent.judge.referents import resolve
@@ -39,7 +40,7 @@ from agent.text import (
     stems,
 )
 from knowledge.exemplars import QuestionExemplars, load_exemplars
-from knowledge.facts import confusion, load_facts, misattributions
+from knowledge.facts import REVERSED_WEIGHT, confusion, load_facts, misattributions
 from knowledge.models import KeyPoint, Question
 
 if TYPE_CHECKING:  # agent.judge.meaning builds these records, so it imports this module
@@ -307,6 +308,8 @@ def _by_cues(question: Question, sentence: str) -> SentenceClaims:
     ]
     out.misconceptions += [WrongClaim(wrong, sentence, "cue") for wrong in reversed_trends(sentence)]
     out.misconceptions += [WrongClaim(wrong, sentence, "cue") for wrong in misstated_figures(sentence)]
+    if not any(w.misconception == REVERSED_WEIGHT for w in out.misconceptions):
+        out.misconceptions += [WrongClaim(wrong, sentence, "cue") for wrong in upside_down_weights(sentence)]
     return out
 
 

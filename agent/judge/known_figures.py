@@ -4,8 +4,10 @@ several right figures and one wrong, and both e5 and the check of a sentence's f
 point's (`agent.text.figures_contradict`, which wants one of them to agree) take it for the right
 claim. This reader finds each way the sentence states the figure and compares its number.
 
-Precision comes first: the sentence must name the thing and no rival that has figures of its own,
-a question states nothing, and a number after "not", "rather than" or 而不是 is the one refused."""
+Precision comes first: a figure is the thing's only where the name nearest before it (or, with
+none before, after it) is the thing's and not a rival's with figures of its own ("E4M3 (max 448),
+E5M2 (max 57,344)"); a question states nothing, and a number after "not", "rather than" or 而不是
+is the one refused."""
 
 from __future__ import annotations
 
@@ -14,7 +16,8 @@ from functools import cache
 
 from knowledge.facts import Figure, figure_id, load_facts
 
-NUMBER = r"(?<![\d.,])(?P<n>\d+(?:\.\d+)?)(?![\d])"
+NUMBER = r"(?<![\d.,])(?P<n>\d{1,3}(?:,\d{3})+(?![\d])|\d+(?:\.\d+)?)(?![\d])"
+"""A number, thousands written with commas or not ("57,344", "57344")."""
 ASKED = re.compile(r"[?？]\s*$|吗")
 REFUSED = re.compile(r"\b(?:not|rather than|instead of|never)\b|不是|而不是|而非|并非|并不")
 """Before a number, within `REFUSED_REACH` characters: the sentence refuses that figure."""
@@ -47,13 +50,25 @@ def misstated_figures(sentence: str) -> list[str]:
 
 def _misstates(figure: Figure, claim: str) -> bool:
     subject, others, says = _compiled(figure.id)
-    if not any(p.search(claim) for p in subject) or any(p.search(claim) for p in others):
-        return False
     if figure.context and not any(word in claim for word in figure.context):
         return False
+    names = sorted(
+        [(m.start(), m.end(), True) for p in subject for m in p.finditer(claim)]
+        + [(m.start(), m.end(), False) for p in others for m in p.finditer(claim)]
+    )
     for say in says:
         for match in say.finditer(claim):
+            if not _of_the_thing(names, match.start("n")):
+                continue
             refused = REFUSED.search(claim[max(0, match.start() - REFUSED_REACH) : match.start("n")])
-            if not refused and float(match.group("n")) not in figure.right:
+            if not refused and float(match.group("n").replace(",", "")) not in figure.right:
                 return True
     return False
+
+
+def _of_the_thing(names: list[tuple[int, int, bool]], at: int) -> bool:
+    """Is the name nearest before the number (or, with none before, the first after it) the thing's?"""
+    before = [ours for start, end, ours in names if end <= at]
+    after = [ours for start, end, ours in names if start >= at]
+    nearest = before[-1:] or after[:1]
+    return bool(nearest and nearest[0])

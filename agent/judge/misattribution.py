@@ -336,12 +336,26 @@ class _Binding:
     """Bound to its own owner."""
 
 
+COLON = re.compile(r"[:：]")
+
+
+def _past_a_denial(stretch: str) -> str:
+    """A stretch that calls something wrong asserts nothing, up to a colon after the denial: "You're
+    right, that was wrong: slime is from THUDM" (blind trial 36's correction) asserts what follows."""
+    denied = DENIED.search(stretch)
+    if denied is None:
+        return stretch
+    colon = COLON.search(stretch, denied.end())
+    return stretch[colon.end() :] if colon else ""
+
+
 def _bindings(sentence: str) -> list[_Binding]:
     out = []
     claims = [c.group(0) for c in CLAIM.finditer(sentence.lower())]
     stretches = [s for c in claims if not QUESTION.search(c.strip()) for s in _stretches(c)]
     for stretch in stretches:
-        if not stretch.strip() or DENIED.search(stretch):
+        stretch = _past_a_denial(stretch)
+        if not stretch.strip():
             continue
         for group in load_facts().groups:
             if group.context and not any(word in stretch for word in group.context):

@@ -38,7 +38,7 @@ from agent.text import (
     sentences,
     shorten,
 )
-from knowledge.facts import confusion, names_an_origin
+from knowledge.facts import confusion, is_a_detail
 from knowledge.models import Question
 
 
@@ -130,7 +130,7 @@ def cap_for_wrong_claims(
     """A keyword list, or an answer built on a stated misconception, supports recall at most: only
     level-1 evidence stands. One wrong claim in an answer whose other sentences reach
     `DepthRule.outweighs_a_wrong_claim` costs a level instead (the points in its sentence withdrawn,
-    unless the claim is only whose the work is):
+    unless the claim is a detail beside them: whose the work is, one figure):
     blind trials' expert answers with one wrong figure or attribution were scored 1, where an
     interviewer challenges the claim and gives 2 or 3. Flags the reason; returns the evidence kept and
     the depth the answer can reach."""
@@ -141,7 +141,7 @@ def cap_for_wrong_claims(
     if not (keyword_list or misconceptions):
         return evidence, 4
     if not keyword_list and distinct_wrong_claims(misconceptions) == 1:
-        wrong = {m.quote for m in misconceptions if not names_an_origin(m.misconception)}
+        wrong = {m.quote for m in misconceptions if not is_a_detail(m.misconception)}
         apart = {k: e for k, e in evidence.items() if e.quote not in wrong}
         depth = depth_of(question, list(apart.values()), True, rule)
         if depth >= rule.outweighs_a_wrong_claim:

@@ -80,14 +80,12 @@ def review_markdown(
         lines += ["", f"## {say('misconceptions')}", ""]
         for same in by_quote(summary.misconceptions):
             lines.append(f"- {say('you_said', quote=markdown_literal(clean_for_display(same[0].quote)))}")
+            # a sentence that turns both roles of a pair round has one correction for both (blind trial 36)
+            corrections = dict.fromkeys(question.correction_in(hit.misconception, hit.correction, lang) for hit in same)
+            lines += [f"  - {say('correction', correction=markdown_literal(text))}" for text in corrections]
             lines += [
-                f"  - {say('correction', correction=markdown_literal(question.correction_in(hit.misconception, hit.correction, lang)))}"
-                for hit in same
-            ]
-            lines += [
-                f"  - {say('put_right_later', quote=markdown_literal(clean_for_display(hit.put_right)))}"
-                for hit in same
-                if hit.put_right
+                f"  - {say('put_right_later', quote=markdown_literal(clean_for_display(right)))}"
+                for right in dict.fromkeys(hit.put_right for hit in same if hit.put_right)
             ]
     model_answer = in_language(summary.model_answer, question.model_answer_zh, lang)
     lines += ["", f"## {say('model_answer')}", "", formula_stars(latex_to_unicode(model_answer))]

@@ -143,6 +143,28 @@ def test_a_protest_that_says_it_again_is_told_it_was_said_before():
     assert shown["mfu-mbu"].quote in ENGINE_FIRST
 
 
+def test_a_correction_after_a_denial_that_names_the_other_system_is_not_a_neighbouring_concept():
+    """Blind trial 36: slime given to ByteDance Seed, challenged, and put right with "that was wrong:
+    slime is from THUDM ... The ByteDance Seed framework is verl", which was read as explaining
+    another concept (verl) and the correction as asserting nothing (it followed "wrong")."""
+    first = (
+        "slime, ByteDance Seed's framework built on Megatron and SGLang and used to train GLM-4.5, treats rollout "
+        "as an inference-serving problem: make generation itself as fast as possible, SGLang-native."
+    )
+    correction = Turn(
+        question="infra-13",
+        kind="follow_up",
+        asked="Which of these systems comes from ByteDance Seed, and what does that team optimise it for?",
+        answer=(
+            "You're right, that was wrong: slime is from THUDM, Tsinghua's KEG group and Zhipu AI, which is why it "
+            "is the RL framework behind GLM-4.5. The ByteDance Seed framework is verl, the open-source "
+            "implementation of HybridFlow: a single controller for the dataflow with multi-controller workers."
+        ),
+    )
+    flags = _reply_after(first, correction).flags
+    assert Flag.other_concept not in flags and Flag.off_topic not in flags
+
+
 def test_a_reply_that_puts_a_challenged_swap_right_is_not_off_topic():
     """The trial's correction after "RadixAttention 是哪个引擎提出的？" was marked 偏题."""
     correction = Turn(

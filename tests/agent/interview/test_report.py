@@ -111,6 +111,25 @@ def test_one_sentence_with_two_wrong_owners_is_listed_once_with_both_corrections
         assert text.count("You put it right later: “I take it back.”") == 1
 
 
+def test_both_roles_turned_round_in_one_sentence_are_corrected_once_and_put_right_once(bank, notes_retriever):
+    """Blind trial 36: R3's record and replay sides swapped in one sentence and corrected later; the
+    report printed the role group's one correction and the note that it was put right twice each."""
+    swap = "R3 records the routing in the training forward pass and replays it inside the inference engine."
+    right = "R3 records the routing in the inference engine and replays it in the training forward pass."
+    hits = [
+        MisconceptionHit(misconception=m, quote=swap, correction="It is the other way round.", put_right=right)
+        for m in ("m-recorded", "m-replayed")
+    ]
+    question_summary = summary("algo-11", []).model_copy(update={"misconceptions": hits})
+    state = {"session_id": "s", "status": "finished", "lang": "en", "summaries": [question_summary]}
+    for text in (
+        to_markdown(build_report(state, bank, notes_retriever), bank),
+        review_markdown(question_summary, bank["algo-11"], "en"),
+    ):
+        assert text.count("It is the other way round.") == 1, text
+        assert text.count("replays it in the training forward pass") == 1, text
+
+
 def test_a_drill_report_counts_earlier_points_toward_the_parts_and_lists_them_apart(bank, notes_retriever):
     """A trial's drill report said "加上之前答到的 5 个" and still marked "✗ vLLM 和 SGLang 有什么区别"
     over two points shown before, listing them under 还没答到的: the exported report now does what

@@ -17,6 +17,7 @@ from knowledge.facts import figure_id, load_facts
 BANK = load_bank()
 EXPERTS = figure_id("deepseek-v3-experts-per-token")
 FLOPS = figure_id("inference-flops-per-token")
+E4M3, E5M2 = figure_id("e4m3-max"), figure_id("e5m2-max")
 
 
 @pytest.mark.parametrize(
@@ -31,6 +32,17 @@ FLOPS = figure_id("inference-flops-per-token")
         ("DeepSeek-V3 activates 4 routed experts per token.", [EXPERTS]),
         ("I compute MFU as 6 x N_params x generated tokens per second divided by the GPU's peak FLOPs.", [FLOPS]),
         ("推理 MFU 用 6N 乘每秒生成的 token 数除以峰值算力。", [FLOPS]),
+        # Blind trial 36: FP16's maximum given to E5M2, beside E4M3's right one (thousands with a comma)
+        (
+            "E4M3 (max 448, more mantissa) is used for weights and activations in the forward pass, E5M2 (max 65,504, "
+            "more range) for gradients in the backward pass.",
+            [E5M2],
+        ),
+        ("E4M3 的最大可表示值是 57344，尾数多一位所以精度更高。", [E4M3]),
+        ("E4M3 reaches up to 57344 while E5M2 tops out at 448.", [E4M3, E5M2]),
+        ("E4M3 (max 448) for the forward, E5M2 (max 57,344) for gradients.", []),
+        ("FP16's max is 65504 while E5M2 tops out at 57344.", []),
+        ("E5M2 keeps FP16's 5 exponent bits, so FP16's max 65,504 is close to E5M2's.", []),
         # right figures, rivals with their own, questions and refusals
         ("DeepSeek-V3 has 256 routed experts and activates 8 of them per token plus a shared one.", []),
         ("DeepSeek-V3 每个 token 激活 8 个 routed expert，总参数 671B，激活 37B。", []),
@@ -66,6 +78,41 @@ def test_our_own_text_misstates_no_figure():
         for kp in question.key_points:
             texts += [kp.statement, kp.statement_zh or "", *(h.en + "\n" + h.zh for h in kp.hints)]
     assert [s for text in texts for s in sentences(text) if misstated_figures(s)] == []
+
+
+def test_a_wrong_maximum_beside_the_layouts_swapped_is_one_confusion(scorer):
+    """ "E4M3 的最大可表示值是 57344" gives E4M3 E5M2's maximum: with the range swapped in the same
+    sentence, one confusion (a level lost where the rest reaches reasoning), not two wrong claims."""
+    from agent.judge.scoring import distinct_wrong_claims
+
+    sentence = "E4M3 的最大可表示值是 57344，动态范围更大，所以反向的梯度也用 E4M3。"
+    hits = scorer.assess(BANK["infra-03"], sentence, None).misconceptions
+    assert {figure_id("e4m3-max"), "misattributed-e5m2-wider-range"} <= {h.misconception for h in hits}
+    assert distinct_wrong_claims(hits) == 1
+
+
+FP8_ANSWER = (
+    "INT8 is an integer format: 256 uniformly spaced levels, so you need a scale per tensor, per channel or per "
+    "group, and it handles outliers poorly. FP8 has exponent bits, so relative precision is roughly constant across "
+    "magnitudes and the dynamic range is much wider: E4M3 (max 448, more mantissa) is used for weights and "
+    "activations in the forward pass, E5M2 (max {e5m2}, more range) for gradients in the backward pass. For "
+    "training, BF16 with FP32 master weights is the default and FP8 mixed precision is increasingly used at scale. "
+    "For inference, INT8/INT4 weight-only (GPTQ, AWQ) and W8A8 are mature, and FP8 W8A8 is now preferred on Hopper "
+    "since it needs little calibration and keeps accuracy."
+)
+
+
+def test_one_wrong_figure_costs_a_level_and_not_what_its_sentence_says_besides(scorer):
+    """Blind trial 36's plant (FP16's 65,504 given as E5M2's maximum) sits in the sentence that makes
+    the range-against-precision point: the point stands, the answer loses a level and is challenged."""
+    question = BANK["infra-03"]
+    right = scorer.assess(question, FP8_ANSWER.format(e5m2="57,344"), None)
+    wrong = scorer.assess(question, FP8_ANSWER.format(e5m2="65,504"), None)
+    assert right.misconceptions == [] and right.depth >= 3
+    assert [m.misconception for m in wrong.misconceptions] == [E5M2]
+    assert wrong.depth == right.depth - 1
+    quote = wrong.misconceptions[0].quote
+    assert any(e.quote == quote for e in wrong.covered), "the range point its sentence makes stays credited"
 
 
 def test_a_figure_pattern_without_a_place_for_the_number_names_the_figure(tmp_path: Path):

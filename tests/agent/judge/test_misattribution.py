@@ -467,6 +467,9 @@ def test_a_simile_elsewhere_in_the_sentence_does_not_unbind_a_term():
         ("vLLM's core is RadixAttention.", "RadixAttention is SGLang's.", True),
         ("AReaL comes from ByteDance Seed.", "AReaL is Ant Group's.", True),
         ("AReaL comes from ByteDance Seed.", "slime is Zhipu's.", False),
+        # a denial before a colon denies the wrong claim, and what follows the colon is asserted
+        ("slime comes from ByteDance Seed.", "You're right, that was wrong: slime is from THUDM.", True),
+        ("slime comes from ByteDance Seed.", "It's wrong that slime is from THUDM.", False),
     ],
 )
 def test_a_swap_is_put_right_by_the_term_or_the_owner_given_back(wrong, later, right):
