@@ -692,3 +692,47 @@ def test_one_wrong_claim_in_an_expert_answer_costs_a_level_not_the_answer(scorer
     twice = right + wrong + " Unsloth is a good choice for large multi-node RL, Unsloth scales to big clusters."
     assert scorer.assess(question, twice, None).depth <= 1
     assert scorer.assess(question, "I'd pick slime." + wrong, None).depth <= 1
+
+
+TRAINING_HALF = (
+    "For training, BF16 with FP32 master weights is the default and FP8 mixed precision is increasingly used at scale."
+)
+INFERENCE_HALF = (
+    "For inference, INT8/INT4 weight-only (GPTQ, AWQ) and W8A8 are mature, and FP8 W8A8 is now preferred on Hopper "
+    "since it needs little calibration and keeps accuracy."
+)
+
+
+def test_a_point_said_in_two_halves_is_credited_quoting_both(scorer: RubricScorer):
+    """Blind trial 36 (infra-03): the precisions used for training and for inference, one sentence
+    each with another between, were listed as not shown although said nearly as the point states."""
+    answer = f"{TRAINING_HALF} INT8 is rarely used for training because gradients need range. {INFERENCE_HALF}"
+    shown = {e.key_point: e for e in assess(scorer, "infra-03", answer).covered}
+    assert "preferred-precisions" in shown
+    quote = shown["preferred-precisions"].quote
+    assert quote.startswith(TRAINING_HALF) and quote.endswith(INFERENCE_HALF)
+
+
+def test_halves_too_far_apart_or_beside_a_wrong_claim_are_not_joined(scorer: RubricScorer):
+    between = (
+        "INT8 is rarely used for training because gradients need range. Scaling is per tensor or per block. "
+        "Outliers in activations are the main difficulty."
+    )
+    far = assess(scorer, "infra-03", f"{TRAINING_HALF} {between} {INFERENCE_HALF}")
+    assert "preferred-precisions" not in {e.key_point for e in far.covered}
+    wrong = TRAINING_HALF.replace("FP8 mixed precision", "E4M3, whose maximum is 57344,")
+    beside = assess(scorer, "infra-03", f"{wrong} {INFERENCE_HALF}")
+    assert "preferred-precisions" not in {e.key_point for e in beside.covered}
+
+
+def test_only_a_recall_point_is_assembled_from_two_sentences(scorer: RubricScorer):
+    """A gold dev answer's plain sentences about what cross-entropy measures and the data's own
+    entropy being a constant, read as a pair, made the level-4 point on loss floors and distillation:
+    reasoning is not assembled from halves."""
+    answer = (
+        '交叉熵衡量的是"用模型去给真实数据打分时，平均要付出多少代价"，也就是真实数据在模型眼里平均有多"意外"。'
+        "KL 散度是在这个代价里扣掉真实数据本身固有的那部分不确定性。"
+        "真实数据本身的不确定性和模型无关，是个常数，所以调模型的时候，把交叉熵降下来和把 KL 降下来是一回事。"
+    )
+    shown = {e.key_point for e in assess(scorer, "algo-02", answer).covered}
+    assert "irreducible-entropy-and-distillation" not in shown
