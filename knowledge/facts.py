@@ -109,33 +109,25 @@ class Measure(_Strict):
     """It goes up when the quantity is raised, or when it is lowered."""
 
 
-class Trend(_Strict):
-    """What raising a quantity does: "a larger β keeps the policy nearer the reference". A fluent
-    wrong answer keeps every term and turns the direction round ("β 越大，KL 约束越弱"), which e5
-    reads as the right claim; the reader (agent/judge/trends.py) pairs the way the quantity moves
-    with the way its effect moves."""
+class _StatedWrong(_Strict):
+    """A wrong claim our facts state with its correction, challenge and sources (a trend turned
+    round, a figure misstated), read as a misconception of every question."""
 
     id: str = Field(pattern=SLUG.pattern)
-    quantity: Quantity
-    raising: list[NonEmpty] = Field(min_length=1)
-    """What raising it does, in any language, as answers word it."""
-    lowering: list[NonEmpty] = Field(min_length=1)
-    """What lowering it does."""
-    measures: list[Measure] = Field(default_factory=list)
     statement: NonEmpty
-    """The claim turned round: the wrong claim a reversed sentence is charged with."""
+    """The wrong claim a sentence is charged with."""
     statement_zh: NonEmpty
     correction: NonEmpty
     correction_zh: NonEmpty
     challenge: Bilingual
     sources: list[Source] = Field(min_length=1)
 
-    def as_misconception(self) -> Misconception:
+    def _misconception(self, misconception_id: str, cues: list[str]) -> Misconception:
         return Misconception(
-            id=trend_id(self.id),
+            id=misconception_id,
             statement=self.statement,
             statement_zh=self.statement_zh,
-            cues=Cues(en=self.quantity.names, zh=self.quantity.names),
+            cues=Cues(en=cues, zh=cues),
             correction=self.correction,
             correction_zh=self.correction_zh,
             challenge=self.challenge,
@@ -143,13 +135,30 @@ class Trend(_Strict):
         )
 
 
-class Figure(_Strict):
+class Trend(_StatedWrong):
+    """What raising a quantity does: "a larger β keeps the policy nearer the reference". A fluent
+    wrong answer keeps every term and turns the direction round ("β 越大，KL 约束越弱"), which e5
+    reads as the right claim; the reader (agent/judge/trends.py) pairs the way the quantity moves
+    with the way its effect moves; its statement is the claim turned round."""
+
+    quantity: Quantity
+    raising: list[NonEmpty] = Field(min_length=1)
+    """What raising it does, in any language, as answers word it."""
+    lowering: list[NonEmpty] = Field(min_length=1)
+    """What lowering it does."""
+    measures: list[Measure] = Field(default_factory=list)
+
+    def as_misconception(self) -> Misconception:
+        return self._misconception(trend_id(self.id), self.quantity.names)
+
+
+class Figure(_StatedWrong):
     """A figure of a named thing ("DeepSeek-V3 activates 8 routed experts per token"). A fluent answer
     that gives several right figures and one wrong ("每个 token 激活其中 16 个", blind trial 35) agrees
     with the point by meaning and by its other figures; the reader (agent/judge/known_figures.py) checks
-    each figure the sentence gives of the thing against its own."""
+    each figure the sentence gives of the thing against its own. Its statement is the figure
+    misstated."""
 
-    id: str = Field(pattern=SLUG.pattern)
     subject: list[NonEmpty] = Field(min_length=1)
     """How answers name the thing, lower case: the sentence must name it."""
     others: list[NonEmpty] = Field(default_factory=list)
@@ -163,13 +172,6 @@ class Figure(_Strict):
     group: str | None = None
     """The group whose swap the wrong figure often belongs to: "E4M3 的最大可表示值是 57344" gives E4M3
     E5M2's maximum, one confusion with the layouts swapped, not two wrong claims."""
-    statement: NonEmpty
-    """The wrong claim a sentence with another figure is charged with."""
-    statement_zh: NonEmpty
-    correction: NonEmpty
-    correction_zh: NonEmpty
-    challenge: Bilingual
-    sources: list[Source] = Field(min_length=1)
 
     @model_validator(mode="after")
     def _says_compile(self) -> Figure:
@@ -183,16 +185,7 @@ class Figure(_Strict):
         return self
 
     def as_misconception(self) -> Misconception:
-        return Misconception(
-            id=figure_id(self.id),
-            statement=self.statement,
-            statement_zh=self.statement_zh,
-            cues=Cues(en=self.subject, zh=self.subject),
-            correction=self.correction,
-            correction_zh=self.correction_zh,
-            challenge=self.challenge,
-            sources=self.sources,
-        )
+        return self._misconception(figure_id(self.id), self.subject)
 
 
 class Facts(_Strict):

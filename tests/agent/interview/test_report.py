@@ -88,6 +88,16 @@ def screen_text(table) -> str:
     return " ".join(line.strip() for line in console.export_text().splitlines())
 
 
+def _report_and_review(qid: str, hits: list[MisconceptionHit], bank, notes_retriever) -> tuple[str, str]:
+    """The exported report and the TUI review of a one-question session holding these wrong claims."""
+    question_summary = summary(qid, []).model_copy(update={"misconceptions": hits})
+    state = {"session_id": "s", "status": "finished", "lang": "en", "summaries": [question_summary]}
+    return (
+        to_markdown(build_report(state, bank, notes_retriever), bank),
+        review_markdown(question_summary, bank[qid], "en"),
+    )
+
+
 def test_one_sentence_with_two_wrong_owners_is_listed_once_with_both_corrections(bank, notes_retriever):
     """A trial's report listed "SGLang 用的是 PagedAttention……vLLM 是 RadixAttention" twice, once per
     corrected owner: it is one confusion, as the scorer counts it."""
@@ -99,12 +109,7 @@ def test_one_sentence_with_two_wrong_owners_is_listed_once_with_both_corrections
             misconception="m-c", quote="Another wrong sentence.", correction="Not so.", put_right="I take it back."
         ),
     ]
-    question_summary = summary("infra-05", []).model_copy(update={"misconceptions": hits})
-    state = {"session_id": "s", "status": "finished", "lang": "en", "summaries": [question_summary]}
-    for text in (
-        to_markdown(build_report(state, bank, notes_retriever), bank),
-        review_markdown(question_summary, bank["infra-05"], "en"),
-    ):
+    for text in _report_and_review("infra-05", hits, bank, notes_retriever):
         assert text.count("PagedAttention 管理 KV cache") == 1, text
         assert "PagedAttention is vLLM's." in text and "RadixAttention is SGLang's." in text
         assert "Another wrong sentence." in text and "Not so." in text
@@ -120,12 +125,7 @@ def test_both_roles_turned_round_in_one_sentence_are_corrected_once_and_put_righ
         MisconceptionHit(misconception=m, quote=swap, correction="It is the other way round.", put_right=right)
         for m in ("m-recorded", "m-replayed")
     ]
-    question_summary = summary("algo-11", []).model_copy(update={"misconceptions": hits})
-    state = {"session_id": "s", "status": "finished", "lang": "en", "summaries": [question_summary]}
-    for text in (
-        to_markdown(build_report(state, bank, notes_retriever), bank),
-        review_markdown(question_summary, bank["algo-11"], "en"),
-    ):
+    for text in _report_and_review("algo-11", hits, bank, notes_retriever):
         assert text.count("It is the other way round.") == 1, text
         assert text.count("replays it in the training forward pass") == 1, text
 
