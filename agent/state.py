@@ -223,7 +223,8 @@ class Turn(_Model):
 
 HINTED_AT_BEST = 2
 """The highest depth progress counts for a question on which something was shown only after a hint
-(rated Hard): the hint did part of the work."""
+(rated Hard): the hint did part of the work. So is one on which a wrong claim was stated, put right
+later or not: it was believed until the challenge."""
 
 
 class QuestionSummary(_Model):
@@ -238,9 +239,15 @@ class QuestionSummary(_Model):
     skipped: bool = False
 
     @property
-    def hint_capped(self) -> bool:
-        """Does progress count this question lower than its depth, because of a hint?"""
-        return self.depth > HINTED_AT_BEST and any(e.hinted for e in self.covered)
+    def capped_by(self) -> str | None:
+        """Why progress counts this question lower than its depth, as the label that says so: part
+        of it came after a hint, or a wrong claim was stated on it; None when progress counts the
+        depth."""
+        if self.depth <= HINTED_AT_BEST:
+            return None
+        if any(e.hinted for e in self.covered):
+            return "hint_capped"
+        return "wrong_claim_capped" if self.misconceptions else None
 
 
 class Pending(_Model):

@@ -198,8 +198,8 @@ def to_markdown(report: SessionReport, bank: Bank, lang: str | None = None) -> s
             say("depth_line", depth=q.depth, reason=q.reason),
             "",
         ]
-        if q.hint_capped:
-            lines += [say("hint_capped", depth=HINTED_AT_BEST), ""]
+        if q.capped_by:
+            lines += [say(q.capped_by, depth=HINTED_AT_BEST), ""]
         before = report.shown_before.get(q.question, [])
         coverage = coverage_with_earlier(question, q.covered, before)
         if len(coverage) > 1:

@@ -6,9 +6,10 @@ rebuilt from the session checkpoints (`recording.rebuild`), which gives the same
 
 Rating. A question's depth maps to an FSRS rating: 0-1 Again (nothing beyond recall), 2 Hard
 (the mechanism, not the why), 3 Good, 4 Easy; a question on which something was shown only after a
-hint is rated Hard at best (its rated depth is at most 2). The scheduler has no learning steps (an interview
-question is not reviewed again within minutes: the first interval is already in days) and no
-fuzz (so a rebuild reproduces the same due dates).
+hint, or on which a wrong claim was stated (even one put right in a later answer), is rated Hard
+at best (its rated depth is at most 2). The scheduler has no learning steps (an interview question is not
+reviewed again within minutes: the first interval is already in days) and no fuzz (so a rebuild
+reproduces the same due dates).
 
 Drills. A drill opens a question with the probe of a key point missed last time. The key points
 shown on a question accumulate over drills (a full interview question measures afresh); when the
@@ -121,6 +122,9 @@ class Attempt:
     skipped: bool
     hinted: bool = False
     """Something was shown only after a hint."""
+    stated_wrong: bool = False
+    """A wrong claim was stated on the question, put right later or not: later answers can bring the
+    depth back, but the claim was believed until the challenge."""
 
 
 @dataclass(frozen=True)
@@ -205,9 +209,10 @@ def _iso(moment: datetime) -> str:
 
 def rated_depth(question: Question, attempt: Attempt, known: set[str]) -> int:
     """A drill that closed its gap is rated on everything shown so far; anything else on its own
-    depth; either way no higher than Hard when something was shown only after a hint."""
+    depth; either way no higher than Hard when something was shown only after a hint or a wrong
+    claim was stated (the review comes back as soon as after a hint)."""
     rated = _unhinted_depth(question, attempt, known)
-    return min(rated, HINTED_AT_BEST) if attempt.hinted else rated
+    return min(rated, HINTED_AT_BEST) if attempt.hinted or attempt.stated_wrong else rated
 
 
 def _unhinted_depth(question: Question, attempt: Attempt, known: set[str]) -> int:

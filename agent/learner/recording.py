@@ -30,6 +30,7 @@ def attempts_in(state: InterviewState, when: Callable[[str], datetime]) -> list[
             misconceptions={m.misconception: m.quote for m in s.misconceptions if not m.put_right},
             skipped=s.skipped,
             hinted=any(e.hinted for e in s.covered),
+            stated_wrong=bool(s.misconceptions),
         )
         for s in state.get("summaries") or []
     ]

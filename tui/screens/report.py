@@ -102,7 +102,7 @@ def questions_table(report: SessionReport, say: Labels) -> Table:
         table.add_column(heading, no_wrap=True)
     table.add_column(reason, ratio=1)
     for i, q in enumerate(report.questions, 1):
-        why = q.reason + ("\n" + say("hint_capped", depth=HINTED_AT_BEST) if q.hint_capped else "")
+        why = q.reason + ("\n" + say(q.capped_by, depth=HINTED_AT_BEST) if q.capped_by else "")
         table.add_row(str(i), q.question, f"{q.depth}/4", Text(why))
     return table
 

@@ -45,8 +45,8 @@ def review_markdown(
         f"*{markdown_literal(summary.reason)}*",
         "",
     ]
-    if summary.hint_capped:
-        lines += [say("hint_capped", depth=HINTED_AT_BEST), ""]
+    if summary.capped_by:
+        lines += [say(summary.capped_by, depth=HINTED_AT_BEST), ""]
     if offline:
         lines += [say("scored_offline", count=len(offline), reasons="; ".join(dict.fromkeys(offline))), ""]
     # what earlier drills showed counts toward the parts, as it does toward the profile

@@ -50,35 +50,47 @@ def test_a_drill_does_not_send_the_candidate_to_study_points_shown_in_earlier_dr
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_the_report_and_review_say_when_a_hint_keeps_progress_below_the_depth(bank, notes_retriever, tmp_path, lang):
+def test_the_report_and_review_say_why_progress_counts_a_question_below_its_depth(
+    bank, notes_retriever, tmp_path, lang
+):
     """The review said depth 4/4 while the Drill list, the library and `progress` said 2/4, with
-    nothing to explain it (a user trial): what a hint led to is counted Hard at best."""
+    nothing to explain it (a user trial): what a hint led to is counted Hard at best, and so is a
+    question on which a wrong claim was stated, even one put right later (blind trial 36)."""
     points = bank["algo-03"].key_points
     hinted = [Evidence(key_point=kp.id, level=kp.level, quote="q", hinted=kp.level == 4) for kp in points]
     unhinted = [e.model_copy(update={"hinted": False}) for e in hinted]
+    wrong = bank["algo-03"].misconceptions[0]
+    put_right = MisconceptionHit(misconception=wrong.id, quote="w", correction="c", put_right="r")
+    cases = {"hint_capped": (hinted, []), "wrong_claim_capped": (unhinted, [put_right]), None: (unhinted, [])}
+    say = labels(lang)
     texts = {}
-    for name, covered in (("hinted", hinted), ("unhinted", unhinted)):
-        question_summary = summary("algo-03", []).model_copy(update={"depth": 4, "covered": covered})
-        state = {"session_id": name, "status": "finished", "lang": lang, "summaries": [question_summary]}
-        profile = Profile(tmp_path / f"{name}.sqlite")
+    for why, (covered, hits) in cases.items():
+        update = {"depth": 4, "covered": covered, "misconceptions": hits}
+        question_summary = summary("algo-03", []).model_copy(update=update)
+        state = {"session_id": str(why), "status": "finished", "lang": lang, "summaries": [question_summary]}
+        profile = Profile(tmp_path / f"{why}.sqlite")
         profile.record(attempts_in(state | {"plan": ["algo-03"]}, lambda _: datetime(2026, 12, 1, tzinfo=UTC)), bank)
         rated = profile.history().attempts[0].rated_depth
         report = build_report(state, bank, notes_retriever)
-        texts[name] = (
+        texts[why] = (
             rated,
             to_markdown(report, bank),
             review_markdown(question_summary, bank["algo-03"], lang),
-            screen_text(questions_table(report, labels(lang))),
+            screen_text(questions_table(report, say)),
         )
-    rated, report, review, table = texts["hinted"]
-    assert rated < 4
-    said = labels(lang)("hint_capped", depth=rated)
-    assert said in report and said in review
-    assert said in table, "the report screen's table says it too, beside the 4/4"
-    rated, report, review, table = texts["unhinted"]
+    # what each label says after the depth: its reason
+    capped = [say(label, depth=0).split("0/4")[1] for label in ("hint_capped", "wrong_claim_capped")]
+    for label in ("hint_capped", "wrong_claim_capped"):
+        rated, report, review, table = texts[label]
+        assert rated < 4
+        said = say(label, depth=rated)
+        assert said in report and said in review
+        assert said in table, "the report screen's table says it too, beside the 4/4"
+        other = next(c for c in capped if c not in said)
+        assert other not in report, "one reason, the one that holds"
+    rated, report, review, table = texts[None]
     assert rated == 4
-    capped = labels(lang)("hint_capped", depth=0).split("0")[0]
-    assert capped not in report and capped not in review and capped not in table
+    assert not any(c in text for c in capped for text in (report, review, table))
 
 
 def screen_text(table) -> str:

@@ -88,6 +88,47 @@ def test_a_question_shown_only_with_a_hint_is_rated_hard_at_best(profile, bank):
     assert made.hinted is True
 
 
+def test_a_question_with_a_wrong_claim_is_rated_hard_at_best_even_put_right(profile, bank):
+    """Later answers can bring the depth back to 4, but a claim believed until the challenge brings
+    the question back as soon as a hint would; only one left standing also costs mastery."""
+    from agent.learner.recording import attempts_in
+    from agent.state import Evidence, MisconceptionHit, QuestionSummary
+
+    def summary(question: str, wrong: list[str | None]) -> QuestionSummary:
+        return QuestionSummary(
+            question=question,
+            depth=4,
+            reason="",
+            covered=[Evidence(key_point=kp.id, level=kp.level, quote="q") for kp in bank[question].key_points],
+            missed=[],
+            misconceptions=[
+                MisconceptionHit(misconception=m.id, quote="w", correction="c", put_right=right)
+                for m, right in zip(bank[question].misconceptions, wrong, strict=False)
+            ],
+            model_answer="",
+            references=[],
+        )
+
+    state = {
+        "session_id": "s1",
+        "plan": ["algo-07", "algo-08", "algo-10"],
+        "summaries": [
+            summary("algo-07", ["Sorry, I had it backwards: ..."]),
+            summary("algo-08", [None]),
+            summary("algo-10", []),
+        ],
+    }
+    corrected, standing, clean = attempts_in(state, lambda _: T0)
+    assert [a.stated_wrong for a in (corrected, standing, clean)] == [True, True, False]
+    assert corrected.misconceptions == {} and standing.misconceptions != {}
+    profile.record([corrected, standing, clean], bank)
+    rated = {r.attempt.question: (r.rated_depth, r.rating) for r in profile.history().attempts}
+    assert rated == {"algo-07": (2, Rating.Hard), "algo-08": (2, Rating.Hard), "algo-10": (4, Rating.Easy)}
+    by_topic = mastery(profile.history(), bank, T0)
+    assert by_topic["ppo"] == pytest.approx(2 / 4), "algo-07 alone: rated 2, its wrong claim put right"
+    assert by_topic["grpo-variants"] == pytest.approx(2 / 4 - 0.15), "algo-07 and algo-08, one claim standing"
+
+
 def test_recording_the_same_question_of_a_session_twice_counts_once(profile, bank):
     assert profile.record([attempt("algo-07", T0, 0)], bank) == 1
     assert profile.record([attempt("algo-07", T0 + timedelta(hours=1), 4)], bank) == 0
