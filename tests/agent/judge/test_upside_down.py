@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.judge.importance_weight import upside_down_weights
+from agent.judge.upside_down import upside_down_weights
 from knowledge.bank import load_bank
 from knowledge.facts import REVERSED_WEIGHT
 
