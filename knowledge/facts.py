@@ -18,7 +18,8 @@ from knowledge.models import SLUG, Bilingual, Cues, Misconception, NonEmpty, Sou
 
 FACTS_FILE = Path(__file__).parent / "facts.yaml"
 REVERSED_WEIGHT = "reversed-importance-weight"
-"""The reversed formula read by the expectation's shape (`agent/judge/importance_weight.py`)."""
+REVERSED_DPO_REWARD = "reversed-dpo-implicit-reward"
+"""The reversed formulas read by their shape (`agent/judge/upside_down.py`)."""
 
 
 class _Named(_Strict):

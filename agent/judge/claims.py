@@ -24,6 +24,7 @@ from agent.judge.siblings import (
     sibling_swapped_in,
 )
 from agent.judge.trends import reversed_trends, turns_round_a_trend_of
+from agent.judge.upside_down import upside_down
 from agent.state import Evidence, MisconceptionHit
 from agent.text import (
     asserts,
@@ -309,6 +310,8 @@ def _by_cues(question: Question, sentence: str) -> SentenceClaims:
     ]
     out.misconceptions += [WrongClaim(wrong, sentence, "cue") for wrong in reversed_trends(sentence)]
     out.misconceptions += [WrongClaim(wrong, sentence, "cue") for wrong in misstated_figures(sentence)]
+    cued = {w.misconception for w in out.misconceptions}
+    out.misconceptions += [WrongClaim(wrong, sentence, "cue") for wrong in upside_down(sentence) if wrong not in cued]
     return out
 
 

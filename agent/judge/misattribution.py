@@ -32,8 +32,17 @@ SHARED = re.compile(
 ("vLLM 和 SGLang 都用 ..."), not as "each time" ("每生成一个 token 都要做完整的矩阵乘"); "each" only as
 "each of them", not as "for each solution" (a trial's "R1-Zero was trained with PPO against a
 learned reward model that scored whether each solution was correct" bound nothing)."""
-DENIED = re.compile(r"\b(?:wrong|myth|false|incorrect|untrue|mistaken)\b|误解|错误|说法不对|并不是")
-"""A stretch that calls something wrong ("it's wrong to say SFT is mode-seeking") asserts nothing."""
+DESCRIBED = (
+    r"answers?|responses?|samples?|groups?|tokens?|ones?|completions?|rollouts?|outputs?|solutions?|"
+    r"positives?|negatives?|predictions?|labels?|steps?|rewards?|trajector(?:y|ies)"
+)
+DENIED = re.compile(
+    rf"(?<!-)\b(?:wrong|myth|false|incorrect|untrue|mistaken)\b(?!-|\s+(?:{DESCRIBED})\b)|误解|"
+    r"错误(?!的?(?:答案|回答|样本|回复|输出|组|轨迹))|说法不对|并不是"
+)
+"""A stretch that calls something wrong ("it's wrong to say SFT is mode-seeking") asserts nothing; a
+thing described as wrong ("filter all-correct and all-wrong groups", 错误答案) is not a denial (blind
+trial 37's "DeepSeek's DAPO paper ... filter all-correct and all-wrong groups" was read as one)."""
 NEGATED = re.compile(r"\b(?:not|no|never|without|neither|nor|loses?|lost|lacks?|drops?)\b|n't|没|不|无|非|丢|失去")
 """Negation between a name and a term: "vLLM does not use RadixAttention" is right."""
 RELATION = {
@@ -216,6 +225,8 @@ def _role_of(text: str, term: _Name, owners: list[_Name], terms: list[_Name], *,
         return None
     best: tuple[int, _Name] | None = None
     for owner in owners:
+        if _listed(text, owner, owners):
+            continue
         if owner.end <= term.start:
             gap = text[owner.end : term.start]
             # 把 puts the name in the object ("把推理时选中的专家回放"), not where the verb happens
@@ -246,6 +257,17 @@ def _role_of(text: str, term: _Name, owners: list[_Name], terms: list[_Name], *,
     if best is None or WEIGHED.search(clause) or NEGATED.search(clause):
         return None
     return best[1]
+
+
+def _listed(text: str, name: _Name, owners: list[_Name]) -> bool:
+    """Is the name listed with a rival ("all-to-all dispatch and combine to send tokens to ..."): the
+    role is then the pair's, not the nearer one's."""
+    return any(
+        (o.end <= name.start and LISTED.fullmatch(text[o.end : name.start]))
+        or (name.end <= o.start and LISTED.fullmatch(text[name.end : o.start]))
+        for o in owners
+        if o.owner != name.owner
+    )
 
 
 def _in_a_ratio(text: str, name: _Name, owners: list[_Name]) -> bool:

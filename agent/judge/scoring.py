@@ -127,10 +127,11 @@ def cap_for_wrong_claims(
     misconceptions: list[MisconceptionHit],
     rule: DepthRule,
 ) -> tuple[dict[str, Evidence], int]:
-    """A keyword list, or an answer built on a stated misconception, supports recall at most: only
-    level-1 evidence stands. One wrong claim in an answer whose other sentences reach
-    `DepthRule.outweighs_a_wrong_claim` costs a level instead (the points in its sentence withdrawn,
-    unless the claim is a detail beside them: whose the work is, one figure):
+    """A keyword list, or an answer built on stated misconceptions, supports recall at most: only
+    level-1 evidence stands. One wrong claim withdraws the points of its own sentence (unless the
+    claim is a detail beside them: whose the work is, one figure) and keeps the others'; it caps the
+    answer at recall, or costs a level where the other sentences reach
+    `DepthRule.outweighs_a_wrong_claim`:
     blind trials' expert answers with one wrong figure or attribution were scored 1, where an
     interviewer challenges the claim and gives 2 or 3. Flags the reason; returns the evidence kept and
     the depth the answer can reach."""
@@ -141,11 +142,12 @@ def cap_for_wrong_claims(
     if not (keyword_list or misconceptions):
         return evidence, 4
     if not keyword_list and distinct_wrong_claims(misconceptions) == 1:
+        # What the other sentences show stands either way: a trial's "Not shown: KL in the loss, k3"
+        # beside one wrong reason for dropping the KL sent the candidate to study what they had said.
         wrong = {m.quote for m in misconceptions if not is_a_detail(m.misconception)}
         apart = {k: e for k, e in evidence.items() if e.quote not in wrong}
         depth = depth_of(question, list(apart.values()), True, rule)
-        if depth >= rule.outweighs_a_wrong_claim:
-            return apart, depth - 1
+        return apart, depth - 1 if depth >= rule.outweighs_a_wrong_claim else 1
     return {k: e for k, e in evidence.items() if e.level == 1}, 1
 
 

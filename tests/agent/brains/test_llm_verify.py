@@ -124,10 +124,11 @@ def test_a_stated_misconception_caps_the_answer_at_recall(question):
     assert result.depth == 1
     assert [m.misconception for m in result.misconceptions] == [wrong]
     assert Flag.misconception in result.flags
-    # Said beside the wrong claim, in a sentence of its own: not credited, but not unsaid either.
-    held = {e.key_point: e.quote for e in result.near_misses}
-    assert first_at(question, 2) not in {e.key_point for e in result.covered}
-    assert "the token's gradient is zero" in held[first_at(question, 2)]
+    # Said beside the wrong claim, in a sentence of its own: shown, though the answer is capped;
+    # what the wrong claim's own sentence said is withdrawn.
+    covered = {e.key_point: e.quote for e in result.covered}
+    assert "the token's gradient is zero" in covered[first_at(question, 2)]
+    assert first_at(question, 1) not in covered
 
 
 def test_a_keyword_list_is_capped_at_recall(question):

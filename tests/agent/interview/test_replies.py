@@ -128,7 +128,9 @@ def _reply_after(first: str, reply: Turn) -> Assessment:
 
 def test_a_protest_that_says_it_again_is_told_it_was_said_before():
     """The trial said the decode metric in its first answer, protested with it again and was told
-    "这次有了" (got it this time): the evidence is the earlier sentence."""
+    "这次有了" (got it this time): the evidence is the earlier sentence (recalled on the protest
+    before the thirty-third session; now shown from the first answer, the wrong claim beside it no
+    longer hiding it)."""
     protest = Turn(
         question="infra-06",
         kind="follow_up",
@@ -139,7 +141,6 @@ def test_a_protest_that_says_it_again_is_told_it_was_said_before():
     )
     shown = {e.key_point: e for e in _reply_after(ENGINE_FIRST, protest).covered}
     assert "mfu-mbu" in shown, "the protest's own words show it anyway"
-    assert shown["mfu-mbu"].how == "recalled"
     assert shown["mfu-mbu"].quote in ENGINE_FIRST
 
 

@@ -18,6 +18,7 @@ BANK = load_bank()
 EXPERTS = figure_id("deepseek-v3-experts-per-token")
 FLOPS = figure_id("inference-flops-per-token")
 E4M3, E5M2 = figure_id("e4m3-max"), figure_id("e5m2-max")
+BLOCK = figure_id("vllm-default-block-size")
 
 
 @pytest.mark.parametrize(
@@ -43,6 +44,16 @@ E4M3, E5M2 = figure_id("e4m3-max"), figure_id("e5m2-max")
         ("E4M3 (max 448) for the forward, E5M2 (max 57,344) for gradients.", []),
         ("FP16's max is 65504 while E5M2 tops out at 57344.", []),
         ("E5M2 keeps FP16's 5 exponent bits, so FP16's max 65,504 is close to E5M2's.", []),
+        # Blind trial 37: vLLM's default block given 256 tokens, beside SGLang's right page size
+        (
+            "vLLM's PagedAttention stores KV in fixed-size blocks, 256 tokens per block by default, while SGLang's "
+            "RadixAttention keeps a radix tree at token granularity (page size 1 by default).",
+            [BLOCK],
+        ),
+        ("vLLM 默认每个 block 存 256 个 token。", [BLOCK]),
+        ("vLLM's PagedAttention stores KV in blocks of 16 tokens by default.", []),
+        ("vLLM uses blocks of 32 tokens for this model.", []),  # a setting, not the default
+        ("By default vLLM's block_size is 16, while SGLang's page size defaults to 1.", []),
         # right figures, rivals with their own, questions and refusals
         ("DeepSeek-V3 has 256 routed experts and activates 8 of them per token plus a shared one.", []),
         ("DeepSeek-V3 每个 token 激活 8 个 routed expert，总参数 671B，激活 37B。", []),

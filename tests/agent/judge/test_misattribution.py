@@ -141,6 +141,23 @@ BANK = load_bank()
             {("deepseek-r1 paper", "Clip-Higher")},
         ),
         ("Dr. GRPO came from DeepSeek.", {("deepseek", "Dr. GRPO")}),
+        # Blind trial 37: "all-wrong groups" describes groups; it does not call the claim wrong.
+        (
+            "DeepSeek's DAPO paper uses 16 samples per prompt and filters all-correct and all-wrong groups.",
+            {("deepseek", "DAPO")},
+        ),
+        ("DAPO 是 DeepSeek 提出的，会过滤全对或全部错误的组。", {("deepseek", "DAPO")}),
+        # Blind trial 37 (infra-10): the two all-to-alls of an MoE layer swapped
+        (
+            "每个 MoE 层有两次 all-to-all：dispatch 负责把各 expert 算完的输出送回 token 原来所在的 rank，"
+            "combine 负责按 router 的 top-k 结果把 token 发到持有对应 expert 的 GPU 上。",
+            {("送回", "dispatch"), ("发到持有", "combine")},
+        ),
+        (
+            "In the MoE layer, dispatch sends the outputs back to each token's home rank, and combine sends each "
+            "token to the GPUs holding its experts.",
+            {("sends the outputs back", "dispatch"), ("sends each token to", "combine")},
+        ),
     ],
 )
 def test_a_term_given_to_a_rival_is_found(sentence, given):
@@ -169,6 +186,11 @@ def test_a_term_given_to_a_rival_is_found(sentence, given):
         "GRPO 的 advantage 是 sequence-level 的，广播到每个 token。",
         "SFT minimises the forward KL, which is mass-covering, whereas the KL penalty in RL is a reverse KL.",
         "It is wrong to say SFT is mode-seeking; cross-entropy training is mass-covering.",
+        "It is wrong to say DAPO came from DeepSeek.",
+        "说 DAPO 来自 DeepSeek 是错误的。",
+        "每个 MoE 层有两次 all-to-all：dispatch 负责按 router 的 top-k 结果把 token 发到持有对应 expert 的 GPU 上，combine 负责把输出送回原来的 rank。",
+        # both named as a list: the role is the pair's
+        "EP uses all-to-all dispatch and combine to send tokens to the ranks holding their experts, not an all-reduce.",
         "CISPO 对每个 token 的权重做裁剪，序列级 ratio 是 GSPO 的做法。",
         "The sequence-level ratio is GSPO's, not CISPO's.",
         # "unlike X," names the side compared with, not the subject.

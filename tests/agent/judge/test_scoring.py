@@ -7,6 +7,7 @@ a stated misconception is recall at most; grader instructions are ignored; depth
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from functools import partial
 
@@ -27,7 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agent.judge.claims import PointClaim, SentenceClaims, collect
-from agent.judge.scoring import DepthRule, RubricScorer, reason_for
+from agent.judge.scoring import DEFAULT_RULE, DepthRule, RubricScorer, reason_for
 from agent.state import Evidence, Flag
 from agent.text import WRITTEN_NUMBER
 
@@ -159,16 +160,33 @@ def test_stated_misconception_caps_at_recall_and_reports_the_correction(bank, sc
 
 
 @pytest.mark.parametrize("qid", BANK_IDS)
-def test_points_a_misconception_leaves_uncredited_are_held_back_as_near_misses(bank, scorer, qid):
-    """Said, but not credited because the answer stands on a wrong claim: the interviewer must not
-    ask for them as if unsaid, so they stay as near misses; the wrong claim's own sentence credits nothing."""
+def test_points_beside_one_wrong_claim_stay_shown_though_the_answer_is_capped(bank, scorer, qid):
+    """One wrong claim caps an answer at recall (or costs a level beside reasoning) and withdraws
+    what its own sentence credited; the points other sentences made stay shown, so the interviewer
+    does not ask for them and the report does not list them as missing (blind trial 37)."""
     question = bank[qid]
     good = answer_for_levels(question, 1, 2)
     credited = _covered(scorer.assess(question, good, None))
     wrong = stating(question.misconceptions[0].cues.en[0])
     result = scorer.assess(question, f"{good} {wrong}", None)
+    assert result.depth <= 1
+    assert credited <= _covered(result), credited - _covered(result)
+    assert all(e.quote != wrong for e in result.covered), "the wrong claim's own sentence credits nothing"
+
+
+@pytest.mark.parametrize("qid", BANK_IDS)
+def test_points_two_wrong_claims_leave_uncredited_are_held_back_as_near_misses(bank, qid):
+    """Said, but not credited because the answer stands on wrong claims: the interviewer must not
+    ask for them as if unsaid, so they stay as near misses. (Under the shipped rule two wrong claims
+    show nothing at all, `wrong_claims_for_0`; a rule that caps them at recall holds the rest back.)"""
+    scorer = RubricScorer(rule=dataclasses.replace(DEFAULT_RULE, wrong_claims_for_0=99))
+    question = bank[qid]
+    good = answer_for_levels(question, 1, 2)
+    credited = _covered(scorer.assess(question, good, None))
+    first, second = (stating(m.cues.en[0]) for m in question.misconceptions[:2])
+    result = scorer.assess(question, f"{good} {first} {second}", None)
     uncredited = {kp.id for kp in points(question, 2)} & credited - _covered(result)
-    assert uncredited, "the cap should have left a level-2 point uncredited"
+    assert uncredited, "two wrong claims should have left a level-2 point uncredited"
     held = {e.key_point: e.quote for e in result.near_misses}
     assert uncredited <= set(held), uncredited - set(held)
     assert all(held[p] in good for p in uncredited)

@@ -62,6 +62,13 @@ def test_the_trials_reversed_beta_is_charged_and_challenged(scorer):
             "passk-rl-vs-base",
         ),
         ("在 pass@256 上 RL 模型比基座解出更多的题。", "passk-rl-vs-base"),
+        # Trial 37's plant (infra-14): a looser staleness bound said to cost throughput.
+        (
+            "Loosening the bound actually lowers throughput: in AReaL's ablation generation throughput drops as "
+            "eta goes from 1 to 8, so small eta is also the fast setting.",
+            "staleness-bound-throughput",
+        ),
+        ("放宽 staleness 上限会让吞吐下降。", "staleness-bound-throughput"),
     ],
 )
 def test_a_trend_turned_round_is_read_as_its_wrong_claim(sentence, trend):
@@ -86,6 +93,9 @@ def test_a_trend_turned_round_is_read_as_its_wrong_claim(sentence, trend):
         "At pass@1 the RL-trained model solves more problems than its base model, but at pass@256 the base catches up.",
         "More PPO epochs on the same batch make the update more off-policy, so the clip fraction climbs.",
         "只跑一个 epoch 最接近 on-policy。",
+        "Loosening the bound raises throughput, because rollout workers wait less, but the data gets more off-policy.",
+        "staleness 上限越大，吞吐越高，但数据越 off-policy。",
+        "With eta = 0 the system is synchronous and throughput is lowest; raising eta to 4 recovers most of the speedup.",
         # Negated, asked, or a reason rather than an effect: no claim of direction to judge.
         "A larger β does not let the policy drift further.",
         "Does a larger β keep the policy closer to the reference?",

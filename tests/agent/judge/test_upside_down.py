@@ -1,13 +1,14 @@
-"""An importance weight upside down inside its expectation is a wrong claim whatever the letters
-(blind trial 36: "E_p[f(x)] = E_q[f(x) * q(x)/p(x)]" was credited as the identity it reverses)."""
+"""Ratios upside down are wrong claims whatever the letters: an importance weight inside its
+expectation (blind trial 36: "E_p[f(x)] = E_q[f(x) * q(x)/p(x)]" was credited as the identity it
+reverses) and DPO's implicit reward with the reference on top (blind trial 37)."""
 
 from __future__ import annotations
 
 import pytest
 
-from agent.judge.upside_down import upside_down_weights
+from agent.judge.upside_down import upside_down_rewards, upside_down_weights
 from knowledge.bank import load_bank
-from knowledge.facts import REVERSED_WEIGHT
+from knowledge.facts import REVERSED_DPO_REWARD, REVERSED_WEIGHT
 
 
 @pytest.mark.parametrize(
@@ -35,3 +36,42 @@ def test_the_upside_down_weight_is_charged_and_corrected_with_the_right_identity
     hits = scorer.assess(question, sentence, None).misconceptions
     assert [h.misconception for h in hits] == [REVERSED_WEIGHT]
     assert "p(x)/q(x)" in hits[0].correction
+
+
+@pytest.mark.parametrize(
+    "sentence, wrong",
+    [
+        ("DPO 的隐式奖励就是 r̂(x,y) = β·log[π_ref(y|x) / π_θ(y|x)] + β·log Z(x)。", True),
+        ("r(x,y) = beta * log(pi_ref(y|x)/pi_theta(y|x)) + beta * log Z(x)", True),
+        ("In DPO the reward is β log π_ref(y|x)/π_θ(y|x), up to a per-prompt constant.", True),
+        ("The implicit reward is β log(π_θ(y|x)/π_ref(y|x)) + β log Z(x).", False),
+        # the KL-shaped reward of RLHF and k3 put the reference on top, rightly
+        ("The shaped reward is r − β log(π_θ/π_ref), that is r + β log(π_ref/π_θ).", False),
+        ("k3 = π_ref/π_θ − log(π_ref/π_θ) − 1 is unbiased and never negative.", False),
+        ("r = −β log(π_ref/π_θ) + β log Z(x)", False),
+    ],
+)
+def test_a_dpo_reward_with_the_reference_on_top_is_upside_down(sentence, wrong):
+    assert upside_down_rewards(sentence) == ([REVERSED_DPO_REWARD] if wrong else [])
+
+
+@pytest.mark.parametrize(
+    "qid, sentence, wrong",
+    [
+        # no cue phrase writes these: only the shape does
+        (
+            "algo-04",
+            "PPO's surrogate is E_{π_old}[π_old(a|s)/π_θ(a|s) A], so old samples can be reused.",
+            REVERSED_WEIGHT,
+        ),
+        (
+            "algo-10",
+            "DPO 的隐式奖励就是 r̂(x,y) = β·log[π_ref(y|x) / π_θ(y|x)] + β·log Z(x)，所以不用单独训练奖励模型。",
+            REVERSED_DPO_REWARD,
+        ),
+    ],
+)
+def test_the_judge_charges_a_ratio_written_upside_down(scorer, qid, sentence, wrong):
+    """The shape reader is part of the judge, not only of this module (a refactor once unplugged it)."""
+    hits = scorer.assess(load_bank()[qid], sentence, None).misconceptions
+    assert wrong in [h.misconception for h in hits]
