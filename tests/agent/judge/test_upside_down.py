@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.judge.upside_down import upside_down_rewards, upside_down_weights
+from agent.judge.upside_down import upside_down
 from knowledge.bank import load_bank
 from knowledge.facts import REVERSED_DPO_REWARD, REVERSED_WEIGHT
 
@@ -14,20 +14,31 @@ from knowledge.facts import REVERSED_DPO_REWARD, REVERSED_WEIGHT
 @pytest.mark.parametrize(
     "sentence, wrong",
     [
-        ("Importance sampling reweights: E_p[f(x)] = E_q[f(x) * q(x)/p(x)], so we can reuse samples.", True),
-        ("正确的恒等式是 E_p[f] = E_q[(q/p)·f]。", True),
-        ("E_{π_old}[π_old(a|s)/π_θ(a|s) A] is the surrogate.", True),
-        ("E_p[f(x)] = E_q[f(x) p(x)/q(x)] wherever q covers p.", False),
-        ("E_q[(p/q) f] equals E_p[f].", False),
-        ("E_{π_old}[π_θ(a|s)/π_old(a|s) A] is PPO's surrogate.", False),
-        ("E_p[f q/p] = E_q[f], read the other way.", False),
+        (
+            "Importance sampling reweights: E_p[f(x)] = E_q[f(x) * q(x)/p(x)], so we can reuse samples.",
+            [REVERSED_WEIGHT],
+        ),
+        ("正确的恒等式是 E_p[f] = E_q[(q/p)·f]。", [REVERSED_WEIGHT]),
+        ("E_{π_old}[π_old(a|s)/π_θ(a|s) A] is the surrogate.", [REVERSED_WEIGHT]),
+        ("E_p[f(x)] = E_q[f(x) p(x)/q(x)] wherever q covers p.", []),
+        ("E_q[(p/q) f] equals E_p[f].", []),
+        ("E_{π_old}[π_θ(a|s)/π_old(a|s) A] is PPO's surrogate.", []),
+        ("E_p[f q/p] = E_q[f], read the other way.", []),
         # a log-ratio under the policy's own expectation is a KL, not a weight
-        ("The objective is E_π[r] − β E_π[log π/π_ref].", False),
-        ("The q/p weight blows up where p is small.", False),
+        ("The objective is E_π[r] − β E_π[log π/π_ref].", []),
+        ("The q/p weight blows up where p is small.", []),
+        ("DPO 的隐式奖励就是 r̂(x,y) = β·log[π_ref(y|x) / π_θ(y|x)] + β·log Z(x)。", [REVERSED_DPO_REWARD]),
+        ("r(x,y) = beta * log(pi_ref(y|x)/pi_theta(y|x)) + beta * log Z(x)", [REVERSED_DPO_REWARD]),
+        ("In DPO the reward is β log π_ref(y|x)/π_θ(y|x), up to a per-prompt constant.", [REVERSED_DPO_REWARD]),
+        ("The implicit reward is β log(π_θ(y|x)/π_ref(y|x)) + β log Z(x).", []),
+        # the KL-shaped reward of RLHF and k3 put the reference on top, rightly
+        ("The shaped reward is r − β log(π_θ/π_ref), that is r + β log(π_ref/π_θ).", []),
+        ("k3 = π_ref/π_θ − log(π_ref/π_θ) − 1 is unbiased and never negative.", []),
+        ("r = −β log(π_ref/π_θ) + β log Z(x)", []),
     ],
 )
-def test_a_weight_with_the_sampler_on_top_is_upside_down(sentence, wrong):
-    assert upside_down_weights(sentence) == ([REVERSED_WEIGHT] if wrong else [])
+def test_a_ratio_written_upside_down_is_read_by_its_shape(sentence, wrong):
+    assert upside_down(sentence) == wrong
 
 
 def test_the_upside_down_weight_is_charged_and_corrected_with_the_right_identity(scorer):
@@ -36,23 +47,6 @@ def test_the_upside_down_weight_is_charged_and_corrected_with_the_right_identity
     hits = scorer.assess(question, sentence, None).misconceptions
     assert [h.misconception for h in hits] == [REVERSED_WEIGHT]
     assert "p(x)/q(x)" in hits[0].correction
-
-
-@pytest.mark.parametrize(
-    "sentence, wrong",
-    [
-        ("DPO 的隐式奖励就是 r̂(x,y) = β·log[π_ref(y|x) / π_θ(y|x)] + β·log Z(x)。", True),
-        ("r(x,y) = beta * log(pi_ref(y|x)/pi_theta(y|x)) + beta * log Z(x)", True),
-        ("In DPO the reward is β log π_ref(y|x)/π_θ(y|x), up to a per-prompt constant.", True),
-        ("The implicit reward is β log(π_θ(y|x)/π_ref(y|x)) + β log Z(x).", False),
-        # the KL-shaped reward of RLHF and k3 put the reference on top, rightly
-        ("The shaped reward is r − β log(π_θ/π_ref), that is r + β log(π_ref/π_θ).", False),
-        ("k3 = π_ref/π_θ − log(π_ref/π_θ) − 1 is unbiased and never negative.", False),
-        ("r = −β log(π_ref/π_θ) + β log Z(x)", False),
-    ],
-)
-def test_a_dpo_reward_with_the_reference_on_top_is_upside_down(sentence, wrong):
-    assert upside_down_rewards(sentence) == ([REVERSED_DPO_REWARD] if wrong else [])
 
 
 @pytest.mark.parametrize(
