@@ -287,7 +287,11 @@ def phrase(request: WriteRequest) -> str:
                 *((e.key_point, e.quote) for e in assessment.near_misses if (e.strength or 0) >= NEAR_STRENGTH),
                 *request.partly.items(),
             ]
-            touched = any(point_id in on_part and _names_part(question, point.part, quote) for point_id, quote in began)
+            # ... or a sentence credited for another point that names the part (blind trial 38 gave
+            # "局限是 ..." after each of eight methods and heard that their limitations were unanswered).
+            touched = any(
+                point_id in on_part and _names_part(question, point.part, quote) for point_id, quote in began
+            ) or any(_names_part(question, point.part, e.quote) for e in assessment.covered)
             part = part_name(question.part(point.part), lang)
             kind = "part_further" if named else "part_touched" if touched else "new_part"
             if lead:  # after "I couldn't find that", "You made a start on X" read as a contradiction

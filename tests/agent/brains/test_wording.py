@@ -323,6 +323,29 @@ def test_a_part_begun_on_in_an_earlier_answer_is_not_called_unanswered(bank, lan
     assert said_in(line, lang, "part_touched") and not said_in(line, lang, "new_part"), line
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_part_named_in_a_sentence_credited_elsewhere_is_not_called_unanswered(bank, lang):
+    """Blind trial 38 (algo-13): the first answer gave "局限是 ..." after each of eight methods, each
+    sentence credited for its method's point, and the follow-up opened "题目里还有一部分你还没回答：
+    它们各自的局限"."""
+    question = bank["algo-13"]
+
+    def follow_up(quote: str) -> str:
+        shown = Evidence(key_point="dr-grpo", level=2, quote=quote, how="meaning", strength=0.97)
+        assessment = Assessment(question=question.id, depth=2, answer_depth=2, covered=[shown], new=["dr-grpo"])
+        decision = Decision(action="follow_up", target="shared-limitations")
+        return phrase(WriteRequest(question, decision, assessment, (), lang, 0))
+
+    silent = "Dr. GRPO drops the 1/|o_i| factor and the std division and uses a constant instead."
+    assert said_in(follow_up(silent), lang, "new_part")
+    for quote in (
+        "Dr. GRPO drops both normalisations; its limitation is that gradient scales now differ across prompts.",
+        "Dr.GRPO 把两个归一化都去掉，改用常数；局限是不同难度题目的梯度尺度不再被拉平。",
+    ):
+        line = follow_up(quote)
+        assert said_in(line, lang, "part_touched") and not said_in(line, lang, "new_part"), line
+
+
 def cispo_near_miss(quote: str) -> Evidence:
     """A sentence the judge read as near algo-07's point on what CISPO clips."""
     return Evidence(key_point="cispo-clips-weight", level=2, quote=quote, how="meaning", strength=0.6)
