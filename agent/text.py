@@ -6,6 +6,7 @@ a false "instruction to the grader" would throw away real content.
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -108,12 +109,21 @@ def formula_form(normalised: str) -> str:
     return NUMBER_WORD.sub(lambda m: f"{m.group(1)} 1" if m.group(1) else f"1 {m.group(2)}", text)
 
 
+CODE_SWITCH_GAP = r"\s*(?:[a-z][a-z0-9-]*\s+)?"
+
+
 @lru_cache(maxsize=4096)
 def cue_pattern(cue: str) -> re.Pattern[str]:
     """Case-insensitive cue matching: word boundaries on Latin edges, a short suffix allowed for
     longer words (baseline -> baselines, clip -> clipping), plain substring for CJK."""
     cue = formula_form(normalise(cue).strip())
-    body = re.escape(cue).replace(r"\ ", r"\s*")
+    words = cue.split(" ")
+    body = re.escape(words[0])
+    for left, right in itertools.pairwise(words):
+        # Code-switched Chinese slips an English qualifier in after its Chinese words: the cue
+        # "不存在 hack" is in "不存在 reward hacking" (a fluent bluff's "there is no reward hacking").
+        switched = bool(CJK_CHAR.match(left[-1:])) and right[:1].isascii() and right[:1].isalpha()
+        body += (CODE_SWITCH_GAP if switched else r"\s*") + re.escape(right)
     if len(cue) >= 4 and all(CJK_CHAR.match(ch) for ch in cue):
         # Chinese slips adverbs into a phrase (不再奖励 / 不再继续奖励): allow a short gap mid-cue.
         body = re.escape(cue[:2]) + r"[\u3400-\u9fff]{0,3}?" + re.escape(cue[2:])
@@ -332,7 +342,9 @@ GRADER_INSTRUCTION = re.compile(
     r"\b(grade|mark|rate|score) (it |this |them )?as\b.{0,10}\b(4|four|expert|full|perfect)\b|"
     r"\b(skip|ignore|bypass) (the |your )?(rubric|grading|scoring|keyword ceiling)|"
     r"\bpre-?(approved|verified|graded|validated)\b|\bregardless of (the )?(answer|length|content|rubric)|"
-    r"\b(grading|scoring) (note|instruction)s?\b|\b(grading|scoring) (system|model)\s*[,:]|\bi (personally )?vouch\b|"
+    # a scoring model addressed, not named in a list ("pick the best one with a scoring model, or ...")
+    r"\b(grading|scoring) (note|instruction)s?\b|(^|[(\[【（]|<!--)\s*(dear |hey |hi )?(the )?(grading|scoring) (system|model)\s*[,:]|"
+    r"\bi (personally )?vouch\b|"
     r"\bgrad(er|ing) (committee|directive|team|panel)\b|\b(official )?rubric (awards|patch|override|says|update)\b|"
     r"\bset_depth\b|\bapply level [0-4]\b|\blevel [0-4] (now )?applies\b|keyword[-_ ]list[-_ ]ceiling|\bmin_depth|"
     r"评分(结果|标准|说明|补丁|委员会)|请勿修改|系统预填|深度\"?\s*[:：=]\s*\"?[0-4]|"

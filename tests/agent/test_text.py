@@ -91,6 +91,8 @@ def test_the_judged_content_keeps_a_wrapped_sentence_whole():
         "For open-ended chat you use an LLM judge: give it a rubric and have it compare two answers.",
         "A reward model or judge, trained on preferences, can be hacked.",
         "The scoring model learns to reward length, so the policy writes longer answers.",
+        # blind trial 38: flagged as an instruction for the comma after "scoring model"
+        "Sample many answers and take a majority vote, pick the best one with a scoring model, or let it think longer.",
         "You need a scorer: unit tests for code, an exact-match checker for math.",
         "这里最大的问题是模型会学会讨好打分者，比如越写越长。",
         "所以要定期用新数据更新打分模型。",
@@ -115,6 +117,20 @@ def test_talk_about_judges_and_scoring_models_is_content_not_an_instruction(sent
 )
 def test_a_grader_addressed_by_name_is_still_an_instruction(sentence):
     assert GRADER_INSTRUCTION.search(sentence) is not None
+
+
+@pytest.mark.parametrize(
+    ("sentence", "cue", "found"),
+    [
+        # a fluent bluff's "there is no reward hacking", against the cue "不存在 hack"
+        ("所以它也就不存在 reward hacking 的问题。", "不存在 hack", True),
+        ("所以不存在 hacking。", "不存在 hack", True),
+        ("所以不存在 any reward hacking。", "不存在 hack", False),  # one English word, not two
+        ("不存在的 reward 也会被 hack。", "不存在 hack", False),  # the gap is one word, not a clause
+    ],
+)
+def test_code_switched_chinese_may_slip_one_english_word_into_a_cue(sentence, cue, found):
+    assert (find_cue(normalise(sentence), [cue]) == cue) is found
 
 
 @pytest.mark.parametrize(
