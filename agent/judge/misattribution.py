@@ -43,8 +43,11 @@ DENIED = re.compile(
 """A stretch that calls something wrong ("it's wrong to say SFT is mode-seeking") asserts nothing; a
 thing described as wrong ("filter all-correct and all-wrong groups", 错误答案) is not a denial (blind
 trial 37's "DeepSeek's DAPO paper ... filter all-correct and all-wrong groups" was read as one)."""
-NEGATED = re.compile(r"\b(?:not|no|never|without|neither|nor|loses?|lost|lacks?|drops?)\b|n't|没|不|无|非|丢|失去")
-"""Negation between a name and a term: "vLLM does not use RadixAttention" is right."""
+NEGATED = re.compile(
+    r"\b(?:not|no|never|rarely|seldom|hardly|without|neither|nor|loses?|lost|lacks?|drops?)\b|n't|没|不|无|非|丢|失去|很少|极少|鲜少"
+)
+"""Negation between a name and a term: "vLLM does not use RadixAttention" is right, and so is "TP
+很少跨节点" (blind trial 38's correct answer to "为什么张量并行很少跨节点", challenged as the swap)."""
 RELATION = {
     "design": re.compile(
         r"'s\b|\b(?:uses?|used|using|introduced?|is|are|was|core|centre|center|built|based|relies|rely|"
@@ -223,17 +226,18 @@ def _role_of(text: str, term: _Name, owners: list[_Name], terms: list[_Name], *,
     rather than weighing it."""
     if text[term.start : term.end].endswith("ed") and ADJECTIVE.search(text[: term.start]):
         return None
+    words = _terms_blanked(text, terms)
     best: tuple[int, _Name] | None = None
     for owner in owners:
         if _listed(text, owner, owners):
             continue
         if owner.end <= term.start:
-            gap = text[owner.end : term.start]
+            gap = words[owner.end : term.start]
             # 把 puts the name in the object ("把推理时选中的专家回放"), not where the verb happens
             in_the_object = not acted_on and OBJECT_OF_BA.search(text[: owner.start])
             placed = not ROLE_STOP_BEFORE.search(gap) and not in_the_object
         elif owner.start >= term.end:
-            gap = text[term.end : owner.start]
+            gap = words[term.end : owner.start]
             placed = (
                 bool(PLACE.search(gap + text[term.start : term.end]) or (acted_on and OBJECT_NEXT.fullmatch(gap)))
                 and not ROLE_STOP_AFTER.search(gap)
@@ -253,10 +257,24 @@ def _role_of(text: str, term: _Name, owners: list[_Name], terms: list[_Name], *,
             continue
         if best is None or len(gap) < best[0]:
             best = (len(gap), owner)
-    clause = _clause_around(text, best[1], term) if best else ""
+    clause = _clause_around(words, best[1], term) if best else ""
     if best is None or WEIGHED.search(clause) or NEGATED.search(clause):
         return None
     return best[1]
+
+
+TERM_ALTERNATIVES = re.compile(r"#+\s*(?:或者?|or|/)\s*#+")
+
+
+def _terms_blanked(text: str, terms: list[_Name]) -> str:
+    """The text, same length, with the group's terms blanked and a choice between two of them joined:
+    a word inside a term ("too easy", 太难, 不变) is no hedge or negation, and "过难或过易" ("too hard
+    or too easy") is one term, not a claim shared between two owners (blind trial 38's swap of
+    Dr. GRPO's two biases went unread for both)."""
+    chars = list(text)
+    for term in terms:
+        chars[term.start : term.end] = "#" * (term.end - term.start)
+    return TERM_ALTERNATIVES.sub(lambda m: "#" * len(m.group(0)), "".join(chars))
 
 
 def _listed(text: str, name: _Name, owners: list[_Name]) -> bool:
@@ -393,7 +411,8 @@ def _bindings(sentence: str) -> list[_Binding]:
                 if attribute is None or owner is None:
                     continue
                 clause = _clause_around(text, owner, term)
-                if SHARED.search(clause) or (group.context_in_clause and not any(w in clause for w in group.context)):
+                shared = SHARED.search(_clause_around(_terms_blanked(text, terms), owner, term))
+                if shared or (group.context_in_clause and not any(w in clause for w in group.context)):
                     continue
                 swap = Misattribution(
                     misattribution_id(attribute),

@@ -158,6 +158,21 @@ BANK = load_bank()
             "token to the GPUs holding its experts.",
             {("sends the outputs back", "dispatch"), ("sends each token to", "combine")},
         ),
+        # Blind trial 38 (algo-13): Dr. GRPO's two biases swapped; "过难或过易" is one term, not a
+        # claim shared between two owners
+        (
+            "Dr.GRPO 指出 GRPO 目标里的两个偏置：按回答长度 1/|o_i| 归一化会让模型偏向过难或过易的题目，"
+            "而除以组内标准差会让错误回答越写越长，所以两者都去掉。",
+            {
+                ("过难", "the length normalisation 1/|o_i|"),
+                ("越写越长", "the std normalisation (dividing by the group's reward std)"),
+            },
+        ),
+        # a word inside a term is no negation: 不变 in 保持不变
+        (
+            "DAPO 的 clip-higher 把下界调大，上界保持不变。",
+            {("调大", "the lower bound ε_low"), ("保持", "the upper bound ε_high")},
+        ),
     ],
 )
 def test_a_term_given_to_a_rival_is_found(sentence, given):
@@ -243,6 +258,11 @@ def test_a_term_given_to_a_rival_is_found(sentence, given):
         "DAPO and Dr. GRPO kept beta = 0.04 from DeepSeekMath.",
         "Dr.GRPO 和 DAPO 的机制与动机讲对了。",
         "by how they change the advantage (Dr. GRPO, MaxRL), or the loss aggregation over tokens (DAPO, Dr. GRPO)",
+        # "rarely" places it by denial (blind trial 38, answering "为什么张量并行很少跨节点")
+        "TP 很少跨节点，是因为每层 forward 两次、backward 两次 all-reduce 都在关键路径上",
+        "Tensor parallelism rarely spans nodes; pipeline stages do.",
+        "按回答长度归一化会让错误回答越写越长，除以组内标准差会让过难或过易的题目被过度加权。",
+        "Dividing by the group's reward std over-weights prompts that are too easy or too hard.",
     ],
 )
 def test_right_negated_compared_or_asked_bindings_are_left_alone(sentence):
@@ -492,6 +512,17 @@ def test_a_simile_elsewhere_in_the_sentence_does_not_unbind_a_term():
         # a denial before a colon denies the wrong claim, and what follows the colon is asserted
         ("slime comes from ByteDance Seed.", "You're right, that was wrong: slime is from THUDM.", True),
         ("slime comes from ByteDance Seed.", "It's wrong that slime is from THUDM.", False),
+        # blind trial 36: decoupled PPO's roles swapped, then given back with "纠正的是" (what the weight corrects for)
+        (
+            "而 proximal policy pi_prox 只出现在 importance weight pi_prox/pi_behav 里做 off-policy 修正",
+            "Importance weight pi_prox/pi_behav 纠正的是 behavior policy，也就是真正生成这些 token 的旧策略",
+            True,
+        ),
+        (
+            "而 proximal policy pi_prox 只出现在 importance weight pi_prox/pi_behav 里做 off-policy 修正",
+            "Importance weight pi_prox/pi_behav 纠正的是 proximal policy",
+            False,
+        ),
     ],
 )
 def test_a_swap_is_put_right_by_the_term_or_the_owner_given_back(wrong, later, right):
