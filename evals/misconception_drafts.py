@@ -4,6 +4,8 @@ Six more misconceptions per question, each in the bank's form (statement, cues, 
 sources) with 8 assertions and 3 denials, written blind to the cues, the gold set and the judge.
 Merged into the bank they made the judge by meaning worse on the gold dev split (README: "how the
 judge works"), so they wait here, validated, for a reader that tells a claim from its reversal.
+One a user trial showed the judge missing is promoted: its entry moves to the bank (the claim) and
+the exemplars (its assertions and denials), and its id is listed under `promoted`.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ class QuestionDrafts(BaseModel):
 
     question: str
     misconceptions: list[DraftMisconception]
+    promoted: list[NonEmpty] = Field(default_factory=list)
+    """Drafts moved into the bank and the exemplars, by id."""
 
 
 def load_misconception_drafts(folder: Path = DRAFT_DIR) -> dict[str, QuestionDrafts]:

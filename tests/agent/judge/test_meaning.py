@@ -307,13 +307,16 @@ def _measuring_sentences() -> list[str]:
 
 
 def test_drafted_misconceptions_are_new_and_complete():
-    """Each question has its drafted wrong claims in the bank's form, none under an id the bank uses."""
+    """Each question has its six drafted wrong claims in the bank's form, none under an id the bank
+    uses, but for those promoted into the bank (and so gone from the drafts)."""
     drafts = load_misconception_drafts()
     assert set(drafts) == set(BANK)
     for qid, question in drafts.items():
-        taken = {m.id for m in BANK[qid].misconceptions} | {kp.id for kp in BANK[qid].key_points}
-        ids = [m.id for m in question.misconceptions]
-        assert len(ids) == 6 and len(set(ids)) == 6 and not taken & set(ids), qid
+        wrongs = {m.id for m in BANK[qid].misconceptions}
+        taken = wrongs | {kp.id for kp in BANK[qid].key_points}
+        ids = [m.id for m in question.misconceptions] + question.promoted
+        assert len(ids) == 6 and len(set(ids)) == 6, qid
+        assert not taken & {m.id for m in question.misconceptions} and set(question.promoted) <= wrongs, qid
 
 
 def test_no_test_or_gold_sentence_leaks_into_the_exemplars():
