@@ -72,9 +72,17 @@ def test_no_two_variants_of_any_kind_open_alike(lang):
 def test_a_chinese_line_never_sets_a_part_where_a_noun_belongs():
     """A part is a sub-question ("Megatron 和 FSDP 在并行策略上有什么区别"): a blind trial read
     "你在Megatron 和 FSDP 在并行策略上有什么区别这部分已经开了个头". After 在, or run into 这部分
-    without quotes, it reads as a broken sentence; set apart by quotes or a colon it reads as a name."""
+    without quotes, it reads as a broken sentence; set apart by brackets or a colon it reads as a name."""
     spliced = [v for texts in PHRASES["zh"].values() for v in texts if re.search(r"在\{part\}|(?<!“)\{part\}这", v)]
     assert spliced == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_curly_quotes_hold_only_the_candidates_words(lang):
+    """“…” is how a line quotes the candidate; a part's name in them ("“slime 是如何与 Megatron 集成的”这部分
+    你已经开了个头") read, in self-play, as words the candidate never said."""
+    quoted_part = [v for texts in PHRASES[lang].values() for v in texts if "“{part}”" in v]
+    assert quoted_part == []
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
