@@ -124,6 +124,27 @@ def wait_for_text(driver, predicate, what: str, timeout: float = WAIT_S) -> str:
     )
 
 
+FOCUS_TERMINAL = """
+const input = document.querySelector('.xterm-helper-textarea');
+if (input) { input.focus(); }
+return input !== null && document.activeElement === input;
+"""
+
+
+def press_in_terminal(driver, key: str, timeout: float = WAIT_S) -> None:
+    """Type into the terminal the way a user's keyboard does, into the focused page: Chromium 150
+    reports xterm.js's hidden input element "not interactable" to `send_keys` (on a new machine
+    the test failed every time), so the input is focused by script and the key sent to the page."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    deadline = time.monotonic() + timeout
+    while not driver.execute_script(FOCUS_TERMINAL):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the terminal's input never took the focus within {timeout:.0f}s")
+        time.sleep(0.5)
+    ActionChains(driver).send_keys(key).perform()
+
+
 @pytest.mark.slow  # a server, Chromium and an app process: about 20 s
 @pytest.mark.skipif(
     not (CHROMIUM and CHROMEDRIVER) and not os.environ.get("CI"),
@@ -136,7 +157,6 @@ def test_the_browser_shows_home_starts_an_interview_and_gets_the_reply(tmp_path)
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.action_chains import ActionChains
-    from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
     port = free_port()
@@ -165,9 +185,8 @@ def test_the_browser_shows_home_starts_an_interview_and_gets_the_reply(tmp_path)
         driver.get(f"http://127.0.0.1:{port}/")
         wait_for_text(driver, lambda t: "Press Enter to start an interview" in t, "Home")
         wait_for_text(driver, lambda t: "loading the interviewer" in t, "Home loading the interviewer")
-        terminal = driver.find_element(By.CSS_SELECTOR, ".xterm-helper-textarea")
         time.sleep(3)  # the interviewer loads in the background; Enter waits for it either way
-        terminal.send_keys(Keys.ENTER)
+        press_in_terminal(driver, Keys.ENTER)
         wait_for_text(driver, lambda t: "Question · Q1/6" in t, "the first question")
         asked = len(screen(driver))
         ActionChains(driver).send_keys("It clips the probability ratio to stay near the old policy.").perform()
