@@ -102,9 +102,11 @@ NUMBER_WORD = re.compile(r"\b(plus|minus) one\b|\bone (plus|minus)\b")
 
 def formula_form(normalised: str) -> str:
     """Text as cue phrases are matched: a formula written with or without spaces, `D_KL` or `KL`,
-    "minus one" or "minus 1" reads the same ("H(p, q) = H(p) + D_KL(p || q)" has the cue
+    `·` or `*`, "minus one" or "minus 1" reads the same ("H(p, q) = H(p) + D_KL(p || q)" has the cue
     "h(p,q)"). Applied to cues and sentences alike."""
-    text = FORMULA_SPACE.sub(lambda m: m.group(1).strip() or "-", normalised.replace("\u2212", "-"))
+    # A middle dot is a product sign ("β·log π"), read as "*".
+    text = normalised.replace("\u2212", "-").replace("\u00b7", "*").replace("\u22c5", "*")
+    text = FORMULA_SPACE.sub(lambda m: m.group(1).strip() or "-", text)
     text = KL_NAME.sub("kl", text)
     return NUMBER_WORD.sub(lambda m: f"{m.group(1)} 1" if m.group(1) else f"1 {m.group(2)}", text)
 

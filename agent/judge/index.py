@@ -102,12 +102,18 @@ OPPOSITES = (
             r"\b(?:discard\w*|thr(?:ow\w*|ew) (?:\w+ ){0,3}away|flush\w*)\b|丢弃|丢掉|扔掉|清空|作废", re.IGNORECASE
         ),
     ),
+    (
+        re.compile(r"\bmin(?:imum)?\b|取小|较小的|最小值", re.IGNORECASE),
+        re.compile(r"\bmax(?:imum)?\b|取大|较大的|最大值", re.IGNORECASE),
+    ),
 )
 """Words that say the opposite of each other about the same thing: the scale a tool is for,
-whether generation waits for training, whether something is kept or thrown away. "Unsloth 是单卡
-LoRA 省显存" is not *Unsloth suits multi-node RL*, though e5 reads them as one claim (0.996: a user's
-correct sentence was challenged); "AReaL 会保留旧的 KV cache" says what "AReaL 不会丢弃 KV cache"
-says, though only the second has a negation (a trial's wrong central claim went unchallenged)."""
+whether generation waits for training, whether something is kept or thrown away, the min or the
+max. "Unsloth 是单卡 LoRA 省显存" is not *Unsloth suits multi-node RL*, though e5 reads them as one
+claim (0.996: a user's correct sentence was challenged); "AReaL 会保留旧的 KV cache" says what "AReaL
+不会丢弃 KV cache" says, though only the second has a negation (a trial's wrong central claim went
+unchallenged); "PPO takes the min, which makes the objective pessimistic" read at 0.974 as *PPO
+takes the max*, its nearest assertion (the thirty-fifth session's looser bar charged it)."""
 
 
 def opposites_reversed(one: str, other: str) -> int:

@@ -27,7 +27,7 @@ import numpy as np
 from agent.judge.claims import PointClaim, SentenceClaims, WrongClaim
 from agent.judge.heads import PAIR_DIM, Heads
 from agent.judge.index import QuestionIndex, same_polarity, tokens
-from agent.text import find_cue, normalise
+from agent.text import NEGATION, find_cue, normalise
 from knowledge.exemplars import (
     EXEMPLAR_DIR,
     VECTORS_FILE,
@@ -57,6 +57,16 @@ class MeaningJudge:
     its misconceptions (a cue phrase still can): e5 puts a correct sentence about a misconception's
     subject as near its assertions as the claim itself ("Unsloth is great for single-GPU LoRA
     experiments" as *Unsloth suits multi-node RL*), and the head then reads both."""
+
+    UNCONTESTED_WRONG = 0.97
+    """Below the misconception head's bar (0.99), a sentence is still charged with a wrong claim it
+    reads this surely as where no key point of the question comes near it (`CONTESTED`, checked in
+    `agent.judge.claims` once the cue phrases are in): trial 39's "slime syncs weights by saving a
+    Hugging Face checkpoint to disk after each step" read at 0.985 as *weights via disk*, no point
+    above 0.1, and went unchallenged. The bar is that high because a right sentence on a wrong
+    claim's subject sits near it; with no point near, nothing right is left to be read."""
+    CONTESTED = 0.2
+    """A key point this likely, in the sentence or any clause of it, keeps the head's own bar."""
 
     def __init__(
         self, embed: Embed, exemplars: dict[str, QuestionExemplars], vectors: VectorStore | None, heads: Heads | None
@@ -188,7 +198,7 @@ class MeaningJudge:
             sure_point = any((c.strength or 0.0) >= self.POINT_OVER_WRONG for c in reading.points)
             for wrong in [] if sure_point else question.misconceptions:
                 p = float(wrong_p[wrong.id][i])
-                if p >= wrong_head.threshold:
+                if p >= min(wrong_head.threshold, self.UNCONTESTED_WRONG):
                     nearest, assertion = index.nearest(sims[i], index.groups["wrongs"][wrong.id]["assert"])
                     if same_polarity(sentence, nearest) and not self._corrects(vectors[i], wrong, assertion):
                         reading.misconceptions.append(WrongClaim(wrong.id, sentence, "meaning", round(p, 3), nearest))
@@ -199,6 +209,23 @@ class MeaningJudge:
                 )
             readings.append(reading)
         return readings
+
+    def charges(self, wrong: WrongClaim, claims: SentenceClaims) -> bool:
+        """Does a wrong claim read by meaning stand: over the head's bar, or over `UNCONTESTED_WRONG`
+        in a sentence that makes no point, comes near none and negates nothing?"""
+        if wrong.how != "meaning" or wrong.swapped is not None:
+            return True
+        heads = self._trained_heads()
+        if (wrong.strength or 0.0) >= heads.misconception.threshold:
+            return True
+        near = max([*claims.probability.values(), *claims.reach.values()], default=0.0)
+        # e5 reads a denial as the claim it denies; under the head's bar a negation is the denial.
+        denied = NEGATION.search(normalise(wrong.clause or wrong.quote))
+        return (
+            (wrong.strength or 0.0) >= self.UNCONTESTED_WRONG
+            and not (claims.points or denied)
+            and near < self.CONTESTED
+        )
 
     def _corrects(self, vector: np.ndarray, wrong: Misconception, assertion: float) -> bool:
         """Is the sentence nearer the misconception's correction than its nearest assertion? Then it

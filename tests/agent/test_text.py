@@ -141,6 +141,8 @@ def test_code_switched_chinese_may_slip_one_english_word_into_a_cue(sentence, cu
         ("the loss is min( r*A , clip(r) * A )", "min(r*a, clip"),
         ("k3 is r − 1 − log r", "r - 1 - log"),
         ("ratio minus 1", "ratio minus one"),
+        ("r(x,y) = β·log π_θ(y|x)", "β * log π_θ"),
+        ("π* ∝ π_ref ⋅ exp(r/β)", "π_ref*exp"),
     ],
 )
 def test_a_formula_matches_its_cue_however_it_is_spaced(sentence, cue):

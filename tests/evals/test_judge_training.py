@@ -12,6 +12,7 @@ import pytest
 from agent.judge.meaning import open_judge
 from evals import judge_training
 from evals.keypoints import KEYPOINT_DIR, load_items
+from evals.misconception_drafts import load_misconception_drafts
 from knowledge.bank import load_bank
 from knowledge.exemplars import load_exemplars
 
@@ -82,10 +83,13 @@ def test_every_draft_parses_and_every_sentence_was_checked_by_a_second_blind_pas
 
 @pytest.mark.parametrize("qid", ["algo-07", "infra-10"])
 def test_drafts_name_only_the_bank_s_own_points_and_misconceptions(qid):
+    """Every point and misconception of the bank, but those promoted later from the misconception
+    drafts, which brought their own blind assertions and denials into the exemplars."""
     drafts, _ = load_exemplars([DRAFTS], bank=BANK)
     question = BANK[qid]
+    promoted = set(load_misconception_drafts()[qid].promoted)
     assert set(drafts[qid].key_points) == {kp.id for kp in question.key_points}
-    assert set(drafts[qid].misconceptions) == {m.id for m in question.misconceptions}
+    assert set(drafts[qid].misconceptions) == {m.id for m in question.misconceptions} - promoted
 
 
 def test_heads_fitted_on_the_exemplars_choose_their_bars_on_questions_they_did_not_see(tmp_path: Path):

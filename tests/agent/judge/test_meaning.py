@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from agent.interview.policy import Limits, decide
-from agent.judge.claims import dismisses
+from agent.judge.claims import PointClaim, SentenceClaims, WrongClaim, dismisses
 from agent.judge.heads import HEAD_FILE, Heads
 from agent.judge.index import antonyms, comparison_reversed, opposites_reversed, sameness_reversed
 from agent.judge.meaning import open_judge, shared_judge
@@ -507,6 +507,20 @@ def test_saying_two_things_differ_denies_that_they_are_the_same(scorer):
         ("algo-07", "去掉 clip 影响不大，就是普通的 policy gradient。", "no-clip-trains-fine"),
         # A blind answer: credited as the point that says the reference KL is not the trust region.
         ("algo-08", "GRPO 的 KL 是对 old policy 算的，作用是替代clip来做trust region。", "kl-is-the-trust-region"),
+        # Blind trial 39: the first credited as the zero-gradient point it gets wrong, the second read at
+        # 0.985, under the head's bar, with no key point near it.
+        (
+            "algo-07",
+            "Because of the min, as soon as the ratio leaves [1-eps, 1+eps] in either direction the gradient "
+            "for that token is zero, whatever the sign of the advantage, so the clipping is fully symmetric.",
+            "clip-zeroes-regardless-of-sign",
+        ),
+        (
+            "infra-15",
+            "In colocated mode, where training and inference share the same GPUs, slime syncs weights by saving "
+            "a Hugging Face checkpoint to disk after each step and having SGLang reload it from there.",
+            "weights-via-disk",
+        ),
     ],
 )
 def test_a_user_trials_confident_wrong_claims_are_challenged(scorer, qid, answer, wrong):
@@ -738,3 +752,51 @@ def test_only_a_recall_point_is_assembled_from_two_sentences(scorer: RubricScore
     )
     shown = {e.key_point for e in assess(scorer, "algo-02", answer).covered}
     assert "irreducible-entropy-and-distillation" not in shown
+
+
+def test_under_the_heads_bar_a_wrong_claim_stands_only_where_no_point_is_near():
+    """`MeaningJudge.UNCONTESTED_WRONG`: a sentence read at 0.98 as a wrong claim is charged when no
+    key point comes near it, and not when one does (a right sentence on the claim's subject) or is
+    made; over the head's bar the claim stands either way."""
+    judge = shared_judge("e5")
+    bar = judge._trained_heads().misconception.threshold
+    below, over = (judge.UNCONTESTED_WRONG + bar) / 2, min(bar + 0.004, 1.0)
+
+    def charged(strength: float, near: float, made: bool = False) -> bool:
+        claims = SentenceClaims("s", probability={"a": near}, reach={"b": near / 2})
+        if made:
+            claims.points.append(PointClaim("a", 2, "s", "cue"))
+        return judge.charges(WrongClaim("w", "s", "meaning", strength), claims)
+
+    assert charged(below, near=judge.CONTESTED / 2)
+    assert not charged(below, near=judge.CONTESTED)
+    assert not charged(below, near=0.0, made=True)
+    assert not charged(judge.UNCONTESTED_WRONG - 0.01, near=0.0)
+    assert charged(over, near=0.9) and charged(over, near=0.0, made=True)
+    # A cue phrase's wrong claim is never held to the head's bar.
+    assert judge.charges(WrongClaim("w", "s", "cue"), SentenceClaims("s", probability={"a": 0.9}))
+
+
+@pytest.mark.parametrize(
+    ("answer", "expert"),
+    [
+        # Blind trial 39: credited as the expert point on critics in LLM RL (its cue "grpo"), which
+        # closed algo-01 at depth 4 after one answer.
+        (
+            "For a language model every token is a choice over the whole vocabulary, so a value-only method "
+            "that searches for the best whole answer is not practical; PPO is actor-critic, and GRPO drops the "
+            "learned critic and uses the average reward of a group of samples as the thing to compare against.",
+            False,
+        ),
+        (
+            "GRPO drops the critic for a group-mean baseline, while VAPO keeps one and makes it work on long "
+            "chains of thought by pretraining the value model and decoupling GAE, with lambda_critic = 1.",
+            True,
+        ),
+    ],
+)
+def test_an_expert_point_needs_what_an_expert_adds(scorer, answer, expert):
+    """A level-4 point is not shown by its common ground alone: words of its own that most of the bank
+    does not use (`agent.judge.claims.lacks_expert_words`), read by meaning or on a cue phrase."""
+    shown = {e.key_point for e in assess(scorer, "algo-01", answer).covered}
+    assert ("llm-critic-practice" in shown) is expert, shown

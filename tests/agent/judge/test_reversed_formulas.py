@@ -1,7 +1,8 @@
 """Formulas written the other way round (`reversed_formulas` in knowledge/facts.yaml): e5 reads a
 formula and its reverse as one claim, so a blind trial's upside-down importance ratio and flipped
 Bradley-Terry loss were credited as the points they reverse ("Good point: “…”"), and trial 32's
-cross-entropy as the KL plus the model's entropy."""
+cross-entropy as the KL plus the model's entropy. A formula with a term left out is read the same way
+(DPO's reward as the reference's log-probability alone)."""
 
 from __future__ import annotations
 
@@ -52,6 +53,13 @@ NOTES = Path(__file__).resolve().parents[3] / "knowledge" / "notes"
             "estimator unbiased while cutting variance.",
             "advantage-plus-value",
         ),
+        (
+            # A dev bluff's reward with the policy left out, credited as the implicit reward it misstates.
+            "algo-10",
+            "DPO drops the reward model and lets the reference model score the responses instead: "
+            "r = β·log π_ref(y|x), and the policy only learns to rank its answers by that score.",
+            "dpo-reward-from-reference-alone",
+        ),
     ],
 )
 def test_a_reversed_formula_is_charged_and_challenged(scorer, qid, answer, wrong):
@@ -81,6 +89,8 @@ def test_a_reversed_formula_is_charged_and_challenged(scorer, qid, answer, wrong
         "交叉熵 = KL(p‖q) + H(p)，加上的是数据分布的熵。",
         "A(s,a) = Q(s,a) - V(s), so Q(s,a) = A(s,a) + V(s).",
         "The dueling head writes Q = V + A.",
+        "r(x,y) = β·log π_θ(y|x) − β·log π_ref(y|x), the policy's log-ratio to the reference.",
+        "DPO 的隐式奖励是 β·log(π_θ(y|x)/π_ref(y|x))，参考模型并不给回答打分。",
     ],
 )
 def test_the_right_way_round_is_left_alone(sentence):
