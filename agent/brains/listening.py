@@ -151,9 +151,20 @@ class Reply:
     """The reply without its talk about the conversation (exact substrings of it, in order)."""
 
 
+ABOUT_THE_QUOTE = re.compile(
+    r"\b(?:the|that|this|your) (?:sentence|quote|line|part|clause|bit|passage|phrase)s? (?:that )?you "
+    r"(?:just )?(?:quoted|cited|picked|highlighted|read back|quote|cite)\b|\bwhat you (?:just )?quoted\b|"
+    r"你(?:刚才|刚刚)?(?:引用|引|摘|挑|拿出来)的(?:那|这)?(?:一)?(?:句|段|部分|话)",
+    _I,
+)
+"""A sentence about the interviewer's quote is talk about the conversation ("Also, the sentence you
+quoted was about the rollout engine, not about pi_old.", blind trial 40, was charged with the
+misconception its neighbour had been challenged on, and later credited as a key point)."""
+
+
 def strip_meta(text: str) -> str:
     """The reply's content: sentences with their leading fillers, protests and pauses removed, and
-    the sentences that are nothing but such talk left out."""
+    the sentences that are nothing but such talk, or talk about the interviewer's quote, left out."""
     kept = []
     for sentence in sentences(text):
         rest = sentence
@@ -163,7 +174,7 @@ def strip_meta(text: str) -> str:
                 break
             rest = rest[cut.end() :]
         rest = rest.strip()
-        if rest and not _only_meta(rest):
+        if rest and not _only_meta(rest) and not ABOUT_THE_QUOTE.search(rest):
             kept.append(rest)
     return one_per_line(kept)
 

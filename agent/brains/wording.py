@@ -135,11 +135,19 @@ def _with_consequence(text: str, clauses: list[str], best: str) -> str:
     return best
 
 
+def claim_of(item: KeyPoint | Misconception) -> str:
+    """What a point or misconception claims, in both languages: the clause of a Chinese sentence that
+    carries it shares words with the Chinese statement (blind trial 40's "这个要看 all-reduce 用的是 SUM 还是
+    AVG，以及……用来 backward 的 loss 还是只是拿来 log 的数值" was quoted on its SUM/AVG half, for the point
+    on logging against the gradient path)."""
+    return f"{item.statement} {item.statement_zh or ''}"
+
+
 def shown_words(question: Question, evidence: Evidence, limit: int = 160) -> str:
     """The candidate's words that showed a point, for the review and the report: the clause of the
     quoted sentence that carries it, so a sentence that made two points is not quoted whole twice."""
     point = question.key_point(evidence.key_point)
-    return claim_quote(evidence.quote, point.cues.all(), point.statement, limit) or excerpt(evidence.quote, limit)
+    return claim_quote(evidence.quote, point.cues.all(), claim_of(point), limit) or excerpt(evidence.quote, limit)
 
 
 def _clauses(sentence: str) -> list[str]:
@@ -267,7 +275,7 @@ def phrase(request: WriteRequest) -> str:
         body = voice.say("expert", probe=probe)
     else:
         point = question.key_point(target)
-        said = claim_quote(decision.said, point.cues.all(), point.statement) if decision.said and not lead else None
+        said = claim_quote(decision.said, point.cues.all(), claim_of(point)) if decision.said and not lead else None
         covered = {e.key_point for e in assessment.covered}
         fresh_part = len(question.parts) > 1 and point.part in {p.id for p in untouched_parts(question, covered)}
         if said:
@@ -341,7 +349,9 @@ def _wrong_quote(question: Question, assessment: Assessment, misconception: str)
     if hit is None:
         return None
     wrong = question.misconception(misconception)
-    return claim_quote(hit.quote, wrong.cues.all(), wrong.statement, not_claim=wrong.correction)
+    return claim_quote(
+        hit.quote, wrong.cues.all(), claim_of(wrong), not_claim=f"{wrong.correction} {wrong.correction_zh or ''}"
+    )
 
 
 def _redirect_lead(question: Question, decision: Decision, assessment: Assessment, voice: Voice) -> str | None:
@@ -375,7 +385,7 @@ def _acknowledge(question: Question, assessment: Assessment, voice: Voice, besid
     point = question.key_point(best.key_point)
     if besides or Flag.keyword_list in assessment.flags:
         return None
-    quote = claim_quote(best.quote, point.cues.all(), point.statement)
+    quote = claim_quote(best.quote, point.cues.all(), claim_of(point))
     if not quote:
         return None
     sure = (best.strength or 0) >= AFFIRM_STRENGTH

@@ -24,7 +24,7 @@ from agent.brains.brain import Brain
 from agent.brains.listening import partly_said
 from agent.brains.parts import coverage_with_earlier
 from agent.brains.request import WriteRequest
-from agent.brains.wording import claim_quote, closing_reply, probe_text, respond
+from agent.brains.wording import claim_of, claim_quote, closing_reply, point_behind, probe_text, respond
 from agent.interview.events import Assessed, PartShown, Prompted, QuestionDone, Reply, SessionDone, Streamed, Token
 from agent.interview.policy import Limits, decide, stalls_after
 from agent.interview.replies import (
@@ -236,7 +236,7 @@ def next_decision(question: Question, progress: QuestionProgress, on_question: l
         earlier = " ".join(" ".join(t.answer.split()) for t in on_question[:-1])
         quote = " ".join(evidence.quote.split())
         now = quote in " ".join(turn.answer.split()) and quote not in earlier
-        said = claim_quote(evidence.quote, point.cues.all(), point.statement)
+        said = claim_quote(evidence.quote, point.cues.all(), claim_of(point))
         return decision.model_copy(update={"said": said, "said_now": now})
     if decision.target in partly:
         return decision.model_copy(update={"said": partly[decision.target]})
@@ -349,7 +349,11 @@ def close(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[
     progress = progress_of(state)
     if turns:
         assessment = progress.assessment or unchanged(bank[qid], None, CandidateAction.skip)
-        all_misconceptions = {m.misconception: m for t in turns if t.assessment for m in t.assessment.misconceptions}
+        # Each wrong claim as first said: a later turn's reading of it is a repeat, or a misreading of the retraction.
+        all_misconceptions: dict[str, MisconceptionHit] = {}
+        for t in turns:
+            for m in t.assessment.misconceptions if t.assessment else []:
+                all_misconceptions.setdefault(m.misconception, m)
         depth = _drill_depth(state, bank[qid], assessment, turns)
         summary = QuestionSummary(
             question=qid,
@@ -357,7 +361,7 @@ def close(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[
             reason=reason_in(bank[qid], assessment, state.get("lang", "en"), _shown_before(state, bank[qid]), depth),
             covered=assessment.covered,
             missed=assessment.missed if assessment.covered else [kp.id for kp in bank[qid].key_points],
-            misconceptions=put_right_later(turns, list(all_misconceptions.values())),
+            misconceptions=put_right_later(turns, list(all_misconceptions.values()), bank[qid]),
             model_answer=bank[qid].model_answer,
             references=list(progress.references) or runtime.context.retriever.references(qid),
             skipped=all(t.action is CandidateAction.skip for t in turns),
@@ -377,7 +381,7 @@ def close(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[
                     turns[-1].decision,
                     lang,
                     state.get("spoken", 0),
-                    _unchallenged(turns, progress.probed),
+                    _unchallenged(turns, progress.probed, bank[qid]),
                     last=turns[-1].action,
                     unshown=_unshown_part(state, bank[qid], summary.covered),
                     admitted=turns[-1].action is CandidateAction.answer and admits_a_gap(turns[-1].answer),
@@ -390,19 +394,35 @@ def close(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[
     return Command(update={"summaries": summaries, **_new_question(state, position, bank)}, goto="ask")
 
 
-def put_right_later(turns: list[Turn], hits: list[MisconceptionHit]) -> list[MisconceptionHit]:
-    """Each wrong owner the candidate gave a term to, with the later sentence on the question that
-    put it right (a trial's candidate corrected a swap and still read it as standing)."""
+def put_right_later(turns: list[Turn], hits: list[MisconceptionHit], question: Question) -> list[MisconceptionHit]:
+    """Each wrong claim with the later sentence on the question that put it right: a term given back
+    to its owner (a trial's candidate corrected a swap and still read it as standing), or the key
+    point a misconception of the bank gets wrong, shown in a later answer (blind trial 40's candidate
+    derived E[∇log π · b] = 0 after the challenge, and the report still listed the claim as held)."""
     out = []
     for hit in hits:
         said = next(i for i, t in enumerate(turns) if t.assessment and hit in t.assessment.misconceptions)
         later = [s for t in turns[said + 1 :] for s in sentences(t.answer)]
         right = next((s for s in later if puts_right(hit.misconception, hit.quote, s)), None)
+        right = right or _shows_what_it_gets_wrong(question, hit, turns[said + 1 :])
         out.append(hit.model_copy(update={"put_right": right}) if right else hit)
     return out
 
 
-def _unchallenged(turns: list[Turn], probed: Sequence[str]) -> tuple[Assessment, str] | None:
+def _shows_what_it_gets_wrong(question: Question, hit: MisconceptionHit, later: list[Turn]) -> str | None:
+    """The evidence, quoted from a later answer, of the key point the bank's misconception gets wrong."""
+    try:
+        behind = point_behind(question, question.misconception(hit.misconception)).id
+    except KeyError:
+        return None  # a term given to the wrong owner, not one of the bank's misconceptions
+    for turn in later:
+        for e in turn.assessment.covered if turn.assessment else []:
+            if e.key_point == behind and e.quote and e.quote in turn.answer:
+                return e.quote
+    return None
+
+
+def _unchallenged(turns: list[Turn], probed: Sequence[str], question: Question) -> tuple[Assessment, str] | None:
     """The latest wrong claim on the question that no follow-up or hint challenged, with the
     assessment that holds it: the candidate must not leave the question believing it. A sentence
     challenged for one of its wrong claims was challenged: one that swaps two owners is one
@@ -410,7 +430,7 @@ def _unchallenged(turns: list[Turn], probed: Sequence[str]) -> tuple[Assessment,
     assessed = [t.assessment for t in reversed(turns) if t.assessment is not None]
     challenged = {hit.quote for a in assessed for hit in a.misconceptions if hit.misconception in probed}
     for assessment in assessed:
-        hits = put_right_later(turns, assessment.misconceptions)
+        hits = put_right_later(turns, assessment.misconceptions, question)
         for hit in hits:
             if hit.misconception not in probed and hit.quote not in challenged and not hit.put_right:
                 return assessment, hit.misconception

@@ -21,6 +21,7 @@ from agent.judge.siblings import (
     about_another_algorithm,
     names_a_sibling_instead,
     names_its_own_member,
+    owns_the_sibling,
     sibling_swapped_in,
 )
 from agent.judge.trends import reversed_trends, turns_round_a_trend_of
@@ -521,15 +522,21 @@ misconception that names that member (`siblings.sibling_swapped_in`)."""
 
 
 def _swaps_of_siblings(question: Question, claims: SentenceClaims) -> list[WrongClaim]:
-    """The misconceptions the sentence states by making a point with a sibling in its place."""
+    """The misconceptions the sentence states by making a point with a sibling in its place. Not
+    where it makes a point that names that sibling as its own: blind trial 40's "If the rollout
+    engine's log-probs are used directly as pi_old, ..." made infra-01's point on pi_old (0.97), and
+    was charged with *pi_old is a fourth copy* for reading near the list of copies."""
     named = {w.misconception for w in claims.misconceptions}
+    made = [question.key_point(c.key_point) for c in claims.points]
     found: list[WrongClaim] = []
     for point in question.key_points:
         p = max(claims.probability.get(point.id, 0.0), claims.reach.get(point.id, 0.0))
         if p < SWAPPED_POINT or point.id in {c.key_point for c in claims.points}:
             continue
         for wrong in question.misconceptions:
-            if wrong.id not in named and sibling_swapped_in(point, wrong, claims.sentence):
+            if wrong.id in named or any(owns_the_sibling(kp, wrong, claims.sentence) for kp in made):
+                continue
+            if sibling_swapped_in(point, wrong, claims.sentence):
                 found.append(WrongClaim(wrong.id, claims.sentence, "meaning", round(p, 3), swapped=point.id))
                 named.add(wrong.id)
     return found

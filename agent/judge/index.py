@@ -72,14 +72,38 @@ class Contrast:
         return out
 
 
-def same_polarity(sentence: str, exemplar: str) -> bool:
+def same_polarity(sentence: str, exemplar: str, about_need: bool = True) -> bool:
     """Do both say it, or both deny it? Embeddings put "PPO takes the max" and "it is a myth that PPO
     takes the max" side by side; an odd number of negations more in one of them flips the claim.
     On the dev sentences this halves the denials taken for the misconception they deny. A word
-    negated by its prefix counts too: "keeps the gradient unbiased" against "biases the gradient"."""
-    flips = len(NEGATION.findall(sentence)) + len(NEGATION.findall(exemplar)) + antonyms(sentence, exemplar)
+    negated by its prefix counts too: "keeps the gradient unbiased" against "biases the gradient".
+    Saying something is not needed denies a claim `about_need` ("std normalisation is required");
+    of another claim it is a consequence, and no flip."""
+    flips = sum(len(NEGATION.findall(t)) + len(NO_LONGER.findall(t)) for t in (sentence, exemplar))
+    # NEGATION, which the trained heads read as a feature, counts 不需要 and 不必 already, not the English.
+    counted = sum(len(NOT_NEEDED_ZH.findall(t)) for t in (sentence, exemplar))
+    flips += sum(len(NOT_NEEDED.findall(t)) for t in (sentence, exemplar)) - counted if about_need else -counted
+    flips += antonyms(sentence, exemplar)
     flips += sameness_reversed(sentence, exemplar) + comparison_reversed(sentence, exemplar)
     return (flips + opposites_reversed(sentence, exemplar)) % 2 == 0
+
+
+NO_LONGER = re.compile("不再")
+"""The "no longer" `NEGATION` lacks (which stays what the trained heads read as a feature): without it
+blind trial 40's retraction "减 baseline 的好处纯粹是降方差，不是拿偏差换方差" read as the claim it retracts,
+nearest "梯度就不再无偏了"."""
+NOT_NEEDED_ZH = re.compile("不需要|不必")
+NOT_NEEDED = re.compile(
+    rf"\bno need\b|\bunnecessary\b|\bneedn't\b|\bno (?!longer\b)(?:[\w-]+ ){{1,4}}(?:is |are )?(?:needed|required)\b|"
+    rf"{NOT_NEEDED_ZH.pattern}",
+    re.IGNORECASE,
+)
+"""Saying a thing is not needed, in English and Chinese: a denial of a claim that something is
+needed, the consequence of any other ("after the recompute it is on-policy, so no importance
+correction is needed", blind trial 39's claim, nearest "…，所以不需要 importance sampling"; a dev
+sentence of the same claim, nearest one without it)."""
+NEEDED = re.compile(r"\b(?:needs?|needed|requires?|required|necessary|must)\b|需要|必须|必要", re.IGNORECASE)
+"""A claim about what is needed, which "not needed" denies."""
 
 
 OPPOSITES = (

@@ -26,7 +26,7 @@ import numpy as np
 
 from agent.judge.claims import PointClaim, SentenceClaims, WrongClaim
 from agent.judge.heads import PAIR_DIM, Heads
-from agent.judge.index import QuestionIndex, same_polarity, tokens
+from agent.judge.index import NEEDED, QuestionIndex, same_polarity, tokens
 from agent.text import NEGATION, find_cue, normalise
 from knowledge.exemplars import (
     EXEMPLAR_DIR,
@@ -200,7 +200,10 @@ class MeaningJudge:
                 p = float(wrong_p[wrong.id][i])
                 if p >= min(wrong_head.threshold, self.UNCONTESTED_WRONG):
                     nearest, assertion = index.nearest(sims[i], index.groups["wrongs"][wrong.id]["assert"])
-                    if same_polarity(sentence, nearest) and not self._corrects(vectors[i], wrong, assertion):
+                    about_need = bool(NEEDED.search(f"{wrong.statement} {wrong.statement_zh or ''}"))
+                    if same_polarity(sentence, nearest, about_need) and not self._corrects(
+                        vectors[i], wrong, assertion
+                    ):
                         reading.misconceptions.append(WrongClaim(wrong.id, sentence, "meaning", round(p, 3), nearest))
             reading.misconceptions.sort(key=lambda w: -(w.strength or 0.0))
             if len(other_cols) and len(pos_all):

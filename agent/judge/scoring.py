@@ -54,6 +54,8 @@ class DepthRule:
     recall point: a lone level-3 match is as often a neighbouring concept's sentence."""
     share_for_3: float = 0.5
     """Share of the rubric's level 1-3 points that must be shown for depth 3 (every part asked)."""
+    reasoning_points_without_recall: int = 99
+    """With `reasoning_needs_recall`, this many reasoning points stand for the mechanism without one."""
     reasoning_points_without_mechanism: int = 99
     """Level-3 points needed for depth 3 when no level-2 point is shown."""
     parts_for_3: float = 0.0
@@ -74,6 +76,7 @@ class DepthRule:
 DEFAULT_RULE = DepthRule(
     reasoning_implies_mechanism=True,
     reasoning_needs_recall=True,
+    reasoning_points_without_recall=2,
     reasoning_points_without_mechanism=2,
     parts_for_3=0.5,
     wrong_alone_shows_nothing=True,
@@ -84,7 +87,10 @@ DEFAULT_RULE = DepthRule(
 fit-depth`; QWK 0.870, against 0.856 for "each level needs a point of its own"): a reasoning point
 beside a recall point shows the mechanism too, two of them reach depth 3 without the level-2
 formula, depth 3 also needs half the parts touched, and an answer of wrong claims alone, or with
-two of them, shows nothing."""
+two of them, shows nothing. Two reasoning points stand for the mechanism without a recall point
+(thirty-sixth session: no dev turn moves, and blind trial 40's mixed-language answer with two sure
+level-3 points and an expert one, its recall and mechanism said in plain words the judge missed,
+had read 1)."""
 
 
 def depth_of(question: Question, covered: list[Evidence], mentioned: bool, rule: DepthRule = DEFAULT_RULE) -> int:
@@ -92,7 +98,8 @@ def depth_of(question: Question, covered: list[Evidence], mentioned: bool, rule:
     if not covered:
         return 1 if mentioned else 0
     count = {level: sum(e.level == level for e in covered) for level in (1, 2, 3, 4)}
-    implied = rule.reasoning_implies_mechanism and count[3] > 0 and (count[1] > 0 or not rule.reasoning_needs_recall)
+    recalled = count[1] > 0 or not rule.reasoning_needs_recall or count[3] >= rule.reasoning_points_without_recall
+    implied = rule.reasoning_implies_mechanism and count[3] > 0 and recalled
     mechanism = count[2] > 0 or implied
     if not mechanism:
         return 1
@@ -433,7 +440,11 @@ def reason_for(
         point = shorten(lowest.statement_in(lang).rstrip("."), REASON_POINT_CHARS)
         parts.append(say("reason_not_yet", point=point, level=lowest.level))
     for flag in flags:
-        key = "built_on_wrong" if built_on_wrong and flag is Flag.misconception else flag.value
+        key = flag.value
+        if flag is Flag.misconception:
+            # Beside deeper content one wrong claim costs a level (`cap_for_wrong_claims`): "Depth 2; a
+            # stated misconception caps the answer at recall" contradicted itself (blind trial 40).
+            key = "built_on_wrong" if built_on_wrong else "misconception_costs_a_level" if depth >= 2 else key
         if key in REASON_LIMITS:
             parts.append(say.name("reason_limits", key))
     return say("reason_separator").join(parts) + say("reason_end")
@@ -443,8 +454,8 @@ REASON_POINT_CHARS = 70
 """The first missing point is named by the start of its statement, in the session's language (its
 id, "kl-ref-vs-trust-region", says little to a candidate and nothing in Chinese)."""
 
-REASON_LIMITS = {"keyword_list", "misconception", "built_on_wrong", "grader_instruction", "gibberish"}
-REASON_LIMITS |= {"off_topic", "other_concept", "dont_know", "empty"}
+REASON_LIMITS = {"keyword_list", "misconception", "misconception_costs_a_level", "built_on_wrong", "gibberish"}
+REASON_LIMITS |= {"grader_instruction", "off_topic", "other_concept", "dont_know", "empty"}
 """The flags that limit a depth, named in the reason (`reason_limits` in prompts/labels.yaml)."""
 
 

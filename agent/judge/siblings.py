@@ -192,6 +192,15 @@ def sibling_swapped_in(point: KeyPoint, wrong: Misconception, sentence: str) -> 
     )
 
 
+def owns_the_sibling(point: KeyPoint, wrong: Misconception, sentence: str) -> bool:
+    """Is the member the misconception puts in another's place the point's own, and named by the
+    sentence? Then a sentence making the point talks about that member as the point does."""
+    own = _own(point.id, point.statement, tuple(point.cues.all()))
+    said = members(sentence.lower(), ROLES)
+    claimed = members(" ".join([wrong.statement, wrong.statement_zh or ""]).lower(), ROLES)
+    return any(own[family] & said.get(family, set()) & claimed.get(family, set()) for family in own if family in ROLES)
+
+
 def names_its_own_member(point: KeyPoint, sentence: str) -> bool:
     """Does the sentence name the point's own member of a role family ("reverse KL" for the
     reverse-KL objective)?"""

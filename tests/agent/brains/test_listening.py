@@ -142,6 +142,17 @@ def test_the_content_is_made_of_the_reply_s_own_words():
     assert strip_meta("I already told you that. Let me think.") == ""
 
 
+def test_talk_about_the_interviewers_quote_is_not_content():
+    """Blind trial 40: "Also, the sentence you quoted was about the rollout engine, not about pi_old."
+    was charged with a misconception, then credited as a key point."""
+    reply = (
+        "No, it does not require another model. Also, the sentence you quoted was about the rollout engine, "
+        "not about pi_old. The ratio needs only pi_old's log-probs."
+    )
+    assert "quoted" not in strip_meta(reply) and "log-probs" in strip_meta(reply)
+    assert strip_meta("你引用的那句说的是 rollout 引擎。旧策略只存 log-prob。") == "旧策略只存 log-prob。"
+
+
 @pytest.mark.parametrize("answer", ["verl.", "不保留。", "slime"])
 def test_a_one_word_answer_is_an_answer(answer):
     """ "verl." to "which would you pick?" was taken for talk about the conversation and shown as

@@ -253,6 +253,19 @@ def test_a_sentence_that_made_two_points_is_quoted_by_the_clause_that_made_each(
     assert "clips the probability ratio" in quotes["clip-the-ratio"] and "pessimistic" in quotes["why-min-pessimistic"]
 
 
+def test_a_chinese_sentence_is_quoted_by_the_clause_that_makes_the_point_in_chinese(bank):
+    """Blind trial 40's follow-up said "你已经说到“这个要看 all-reduce 用的是 SUM 还是 AVG”了" and asked for
+    the other half of that sentence, the half that carries the point on logging against the gradient
+    path: the clause was picked by its words shared with the English statement alone."""
+    question = bank["algo-09"]
+    sentence = (
+        "这个要看 all-reduce 用的是 SUM 还是 AVG，以及被多 reduce 的是用来 backward 的 loss 还是只是拿来 log 的数值。"
+    )
+    evidence = Evidence(key_point="logging-vs-gradient-path", level=1, quote=sentence, how="meaning")
+    quote = shown_words(question, evidence)
+    assert "backward" in quote and "SUM" not in quote and quote in sentence
+
+
 def test_a_wrong_claim_is_quoted_by_its_wrong_clause_not_the_right_one_beside_it(bank):
     """A user trial: "Careful: “We subtract a baseline to reduce variance” is not how it works"
     pointed at the right half of the sentence; the wrong half is the one its correction denies."""

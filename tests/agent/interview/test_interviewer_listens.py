@@ -679,6 +679,32 @@ async def test_a_wrong_origin_is_put_right_by_giving_the_work_its_own_lab(graph_
     assert [hit.put_right for hit in summary.misconceptions] == ["ProRL is NVIDIA's work, not DeepMind's."]
 
 
+async def test_a_misconception_shown_wrong_later_is_put_right(graph_driver):
+    """Blind trial 40: challenged on "baseline adds bias", the candidate derived E[∇log π · b] = 0;
+    the report still listed the claim as held, without the sentence that put it right."""
+    driver = graph_driver(plan=["algo-05"], lang="zh", max_follow_ups=1)
+    await driver.start()
+    wrong = "减去 baseline 会引入偏差，只是方差降低得更多，所以整体上还是划算的。"
+    await driver.reply("answer", "GRPO 用组内均值当 baseline。" + wrong)
+    assert [m.misconception for m in driver.progress.assessment.misconceptions] == ["baseline-adds-bias"]
+    right = "因为 baseline 不依赖动作，E[∇log π · b] = b · ∇Σπ = 0，减掉它梯度仍然无偏，只是方差变小。"
+    await driver.reply("answer", "你说得对，我刚才说错了。" + right)
+    [summary] = driver.values["summaries"]
+    assert [(hit.quote, hit.put_right) for hit in summary.misconceptions] == [(wrong, right)]
+
+
+async def test_a_misconception_said_twice_is_quoted_as_first_said_and_stays(graph_driver):
+    """The review quotes a wrong claim where it was first made (a retraction misread as the claim had
+    been quoted in its place), and one repeated is not put right."""
+    driver = graph_driver(plan=["algo-05"], lang="zh", max_follow_ups=1)
+    await driver.start()
+    wrong = "减去 baseline 会引入偏差，只是方差降低得更多，所以整体上还是划算的。"
+    await driver.reply("answer", "GRPO 用组内均值当 baseline。" + wrong)
+    await driver.reply("answer", "我还是觉得减均值会有偏，只不过偏差很小，可以忽略。")
+    [summary] = driver.values["summaries"]
+    assert [(hit.quote, hit.put_right) for hit in summary.misconceptions] == [(wrong, None)]
+
+
 async def test_a_swap_not_put_right_stays_against_the_candidate(graph_driver):
     driver = graph_driver(plan=["infra-05"], lang="zh", max_follow_ups=1)
     await driver.start()

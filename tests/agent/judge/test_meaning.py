@@ -10,7 +10,7 @@ import pytest
 from agent.interview.policy import Limits, decide
 from agent.judge.claims import PointClaim, SentenceClaims, WrongClaim, dismisses
 from agent.judge.heads import HEAD_FILE, Heads
-from agent.judge.index import antonyms, comparison_reversed, opposites_reversed, sameness_reversed
+from agent.judge.index import antonyms, comparison_reversed, opposites_reversed, same_polarity, sameness_reversed
 from agent.judge.meaning import open_judge, shared_judge
 from agent.judge.scoring import RubricScorer
 from agent.state import CandidateAction, Flag, QuestionProgress
@@ -161,6 +161,25 @@ def test_antonyms_by_prefix(one, other, flips):
 def test_opposite_words_reverse_a_claim_in_english_and_chinese(one, other, flips):
     """Each side in both languages: the English sides once held a backspace for "\\b" and matched nothing."""
     assert opposites_reversed(one, other) == opposites_reversed(other, one) == flips
+
+
+@pytest.mark.parametrize(
+    ("one", "other", "about_need", "same"),
+    [
+        ("so no importance sampling correction is needed", "所以不需要 importance sampling", True, True),
+        ("there is no need for a correction", "a correction is not required", True, True),
+        ("a correction is unnecessary", "a correction is needed", True, False),
+        # "no longer" is one negation already, not two.
+        ("the critic is no longer needed", "the critic is not needed", True, True),
+        ("no critic model is needed", "the critic is needed", True, False),
+        # Of a claim about something else, "not needed" is its consequence: no flip, in either language.
+        ("重算之后整条轨迹就是 on-policy 的, so no correction is needed", "重算以后就变成 on-policy 了", False, True),
+        ("重算以后就是 on-policy，不需要修正", "recompute makes it on-policy", False, True),
+        ("梯度就不再无偏了", "会引入偏差", True, True),
+    ],
+)
+def test_saying_something_is_not_needed_denies_only_a_claim_about_need(one, other, about_need, same):
+    assert same_polarity(one, other, about_need) is same_polarity(other, one, about_need) is same
 
 
 def test_a_correct_explanation_of_another_concept_shows_nothing_for_the_one_asked(scorer):
@@ -520,6 +539,22 @@ def test_saying_two_things_differ_denies_that_they_are_the_same(scorer):
             "In colocated mode, where training and inference share the same GPUs, slime syncs weights by saving "
             "a Hugging Face checkpoint to disk after each step and having SGLang reload it from there.",
             "weights-via-disk",
+        ),
+        # Blind trial 39's claim in English: "no correction is needed" denies the need, as 不需要 does in
+        # the exemplar it is nearest, and is no denial of the claim.
+        (
+            "infra-09",
+            "AReaL throws the old KV cache away and re-prefills the prefix with the new weights. After the "
+            "recompute the trajectory is on-policy, so no importance sampling correction is needed.",
+            "recompute-makes-on-policy",
+        ),
+        # Blind trial 40: read as the level-3 point on atomics, whose statement says forward kernels avoid them.
+        (
+            "infra-12",
+            "In the forward pass of an LLM the biggest source of run-to-run nondeterminism is the atomic adds "
+            "inside the matmul and attention kernels: thousands of threads accumulate into the same output and "
+            "the order in which they land changes every run.",
+            "atomics-root-cause",
         ),
     ],
 )

@@ -28,7 +28,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agent.judge.claims import PointClaim, SentenceClaims, collect
-from agent.judge.scoring import DEFAULT_RULE, DepthRule, RubricScorer, reason_for
+from agent.judge.scoring import DEFAULT_RULE, DepthRule, RubricScorer, depth_of, reason_for
+from agent.labels import labels
 from agent.state import Evidence, Flag
 from agent.text import WRITTEN_NUMBER
 
@@ -202,6 +203,17 @@ def test_a_lone_reasoning_point_needs_recall_beside_it_to_show_the_mechanism(que
     assert loose.assess(question, reasoning, None).depth == 2
     assert strict.assess(question, reasoning, None).depth == 1
     assert strict.assess(question, with_recall, None).depth == 2
+
+
+def test_two_reasoning_points_show_the_mechanism_without_a_recall_point(bank):
+    """Blind trial 40 (algo-09, Chinese and English mixed): two level-3 points and an expert one read
+    surely, the recall and mechanism points said in plain words and missed; the answer read 1."""
+    question = bank["algo-09"]
+    level_3 = [Evidence(key_point=kp.id, level=3, quote="q") for kp in question.key_points if kp.level == 3]
+    assert depth_of(question, level_3[:1], True) == 1
+    assert depth_of(question, level_3[:2], True) >= 2
+    strict = DepthRule(reasoning_implies_mechanism=True, reasoning_needs_recall=True)
+    assert depth_of(question, level_3[:2], True, strict) == 1
 
 
 def test_an_answer_of_wrong_claims_alone_shows_nothing(question):
@@ -616,6 +628,19 @@ def test_the_reason_names_the_first_missing_point_in_words_not_by_its_id(bank, l
     assert first.id not in reason and "reference-anchor" not in reason
     assert first.statement_in(lang)[:30] in reason
     assert f"{len(question.key_points)}" in reason
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_reason_for_a_wrong_claim_says_what_it_cost(bank, lang):
+    """Blind trial 40: "Depth 2 (mechanism); ...; a stated misconception caps the answer at recall"."""
+    question = bank["algo-05"]
+    covered = [Evidence(key_point=kp.id, level=kp.level, quote="q") for kp in question.key_points if kp.level <= 2]
+    say = labels(lang)
+    costs, caps = say.name("reason_limits", "misconception_costs_a_level"), say.name("reason_limits", "misconception")
+    at_two = reason_for(question, 2, covered, [], [Flag.misconception], lang=lang)
+    at_one = reason_for(question, 1, covered[:1], [], [Flag.misconception], lang=lang)
+    assert costs in at_two and caps not in at_two
+    assert caps in at_one and costs not in at_one
 
 
 def test_a_point_made_twice_is_quoted_where_it_is_made_most_surely(question):
