@@ -247,7 +247,10 @@ class QuestionSummary(_Model):
             return None
         if any(e.hinted for e in self.covered):
             return "hint_capped"
-        return "wrong_claim_capped" if self.misconceptions else None
+        if not self.misconceptions:
+            return None
+        # said next to a 4/4 and a "you put it right later", the cap names the correction too (blind trial 41)
+        return "wrong_claim_put_right_capped" if all(m.put_right for m in self.misconceptions) else "wrong_claim_capped"
 
 
 class Pending(_Model):

@@ -170,6 +170,9 @@ class Figure(_StatedWrong):
     says: list[NonEmpty] = Field(min_length=1)
     """Regular expressions for stating the figure, lower case, with `{n}` where the number goes."""
     right: list[float] = Field(min_length=1)
+    at_least: float | None = None
+    """A figure that is a floor ("post-training compute above 10% of pretraining"): any number from it
+    up is right as well."""
     group: str | None = None
     """The group whose swap the wrong figure often belongs to: "E4M3 的最大可表示值是 57344" gives E4M3
     E5M2's maximum, one confusion with the layouts swapped, not two wrong claims."""
@@ -217,9 +220,15 @@ def figure_id(figure: str) -> str:
     return f"misstated-{figure}"
 
 
-def possessive(name: str) -> str:
-    """A name's possessive: "vLLM's", but "the key/value blocks'"."""
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
+def owned_by(thing: str, owner: str) -> str:
+    """The thing given to its owner as a sentence opens: "PagedAttention is vLLM's", "… is the key/value
+    blocks'"; a name that ends in a bracket takes no possessive ("is E5M2 (5 exponent bits, 2
+    mantissa bits)'s", blind trial 41)."""
+    if owner.endswith((")", "）")):
+        said = f"{thing} belongs to {owner}"
+    else:
+        said = f"{thing} is {owner}'" if owner.endswith("s") else f"{thing} is {owner}'s"
+    return said[:1].upper() + said[1:]
 
 
 def misattribution_id(attribute: _Term) -> str:
@@ -308,9 +317,7 @@ def misattributions() -> dict[str, Misconception]:
                 names, ref = [*attribute.names, *owner.names], attribute.source.ref
                 statement = f"{attribute.name} belongs to a rival of {owner.name}."
                 statement_zh = f"把 {attribute.named('zh')} 安到了 {owner.named('zh')} 之外的系统头上。"
-                correction = (
-                    f"{attribute.name} is {possessive(owner.name)} ({group.what.en}; {ref}). In full: {each_en}."
-                )
+                correction = f"{owned_by(attribute.name, owner.name)} ({group.what.en}; {ref}). In full: {each_en}."
                 correction_zh = f"{attribute.named('zh')} 属于 {owner.named('zh')}（{group.what.zh}；{ref}）。完整的对应：{each_zh}。"
                 if group.binds_by == "role":  # two rivals; "recorded is the inference engine's" reads wrong
                     rival = next(o for o in group.owners if o is not owner)

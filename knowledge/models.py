@@ -170,6 +170,11 @@ class Misconception(_Strict):
     """Words (any language, matched like cue phrases) one of which a sentence read by meaning must
     use to be charged with the claim: its wrong part ("hack" for "DPO has no reward model, so it
     cannot be hacked", whose first half is right). Empty: none needed."""
+    gets_wrong: str | None = Field(default=None, pattern=SLUG.pattern)
+    """The key point the claim gets wrong, where the words it shares with the statements would pick
+    another ("OPD minimises forward KL ... like classic knowledge distillation" shares most with the
+    point on SFT, but gets the reverse-KL objective wrong): what its challenge revisits, and what a
+    later answer must show to put it right."""
 
     def statement_in(self, lang: str) -> str:
         return in_language(self.statement, self.statement_zh, lang)
@@ -258,6 +263,12 @@ class Question(_Strict):
                     (("aliases", old), f"{old!r} points to {new!r}, which is not a key point or misconception id")
                 )
         located += self._part_problems()
+        points = {kp.id for kp in self.key_points}
+        for i, wrong in enumerate(self.misconceptions):
+            if wrong.gets_wrong is not None and wrong.gets_wrong not in points:
+                located.append(
+                    (("misconceptions", i, "gets_wrong"), f"{wrong.gets_wrong!r} is not one of the key point ids")
+                )
         for i, figure in enumerate(self.figures):
             if figure.figure not in self.model_answer:
                 located.append(

@@ -135,6 +135,12 @@ misconceptions:
     # challenge:
     #   en: "TODO: a small example or step that would expose the claim?"
     #   zh: "TODO：一个能让候选人自己发现问题的小例子或推导？"
+    # (optional) Words one of which a sentence read by meaning must use to be charged with the claim:
+    # its wrong part, where the rest of the claim is right.
+    # needs: ["TODO wrong word"]
+    # (optional) The key point the claim gets wrong, where the shared words would pick another: its
+    # challenge revisits that point, and showing it later puts the claim right.
+    # gets_wrong: names-the-idea
     sources: []
 
 # Asked once levels 1-3 are covered, to find out whether the candidate reaches level 4.

@@ -27,7 +27,7 @@ from agent.interview.events import (
 from agent.interview.report import report_files
 from agent.interview.runner import Interview
 from agent.labels import Labels, labels
-from agent.state import CandidateAction, InterviewState
+from agent.state import HINTED_AT_BEST, CandidateAction, InterviewState
 from agent.text import clean_for_display, shorten
 from common.terminal import terminal_safe_json
 from knowledge.bank import Bank
@@ -151,8 +151,9 @@ class Renderer:
 
 
 def _review(done: QuestionDone, say: Labels, question: Question | None, lang: str) -> str:
-    """The closed question's parts, as far as each was shown, and what was shown only after a hint
-    (named by the start of its statement; by its id for a question no longer in the bank)."""
+    """The closed question's parts, as far as each was shown, what was shown only after a hint (named
+    by the start of its statement; by its id for a question no longer in the bank), the wrong claims
+    stated on it, and why progress counts it lower than its depth."""
     lines = []
     if len(done.parts) > 1:
         lines += [
@@ -163,6 +164,12 @@ def _review(done: QuestionDone, say: Labels, question: Question | None, lang: st
         known = {kp.id: kp for kp in question.key_points} if question else {}
         named = [f"“{shorten(known[kp].statement_in(lang), 60)}”" if kp in known else kp for kp in done.hinted]
         lines.append(f"     {say('hinted_points', points='; '.join(named))}")
+    # the wrong claims and what they cost, on screen too (blind trial 41 found them only in the report)
+    for wrong in done.wrong:
+        label = "wrong_claim_put_right" if wrong.put_right else "wrong_claim_stands"
+        lines.append(f"     {say(label, quote=clean_for_display(shorten(wrong.quote, 80)))}")
+    if done.capped_by:
+        lines.append(f"     {say(done.capped_by, depth=HINTED_AT_BEST)}")
     return "".join(f"{line}\n" for line in lines)
 
 

@@ -63,6 +63,12 @@ REASON = re.compile(r"^(?:(?:because|since)\b|因为|由于)", re.I)
 PREMISE = re.compile(r"^(?:(?:if|when|whenever|once|unless)\b|如果|假如|要是|假设|一旦|只要|之所以)", re.I)
 """A clause opening with one of these states a condition, not a claim: "If the loss is all-reduced
 twice" was quoted as the wrong claim of "..., nothing really happens"."""
+ASKS_PRECISION = re.compile(
+    r"^(?:(?:so\s+)?(?:concretely|specifically|precisely)|(?:make it|be) (?:concrete|precise|specific))\s*[,:]\s*|^具体(?:一点|来说|地说|点)\s*[：:，,]\s*",
+    re.I,
+)
+"""A probe's own call for precision, dropped where the line already asks to go further or be precise
+("能再说具体一点吗？具体一点：挑三个场景…" in blind trial 41)."""
 PREMISE_END = re.compile(r"(?:的时候|时候|之后|以后|之前|的话|(?<![实同小及按耗暂当此这那准])时)$")
 """A Chinese condition marks its end instead: "同意你说的“只剩几条序列的时候”" agreed with a "when",
 and blind trial 32's "你说“代入 Bradley-Terry 偏好模型时”，这个对" with a bare 时 (not 同时, 小时)."""
@@ -207,7 +213,10 @@ def point_behind(question: Question, wrong: Misconception) -> KeyPoint:
     """The key point a misconception gets wrong (the mechanism to revisit, and what a hint after its
     challenge points at): the one whose statement shares most words with the misconception and its
     correction, for the statement's length, the lower level on a tie. (The lowest-level point whose
-    cue the statement touched sent "std normalisation is required" to "write the advantage out".)"""
+    cue the statement touched sent "std normalisation is required" to "write the advantage out".)
+    A misconception that names the point (`gets_wrong`) is taken at its word."""
+    if wrong.gets_wrong is not None:
+        return question.key_point(wrong.gets_wrong)
     said = stems(f"{wrong.statement} {wrong.correction}")
     by_level = sorted(question.key_points, key=lambda kp: kp.level)
     return max(by_level, key=lambda kp: len(said & stems(kp.statement)) / max(len(stems(kp.statement)), 1) ** 0.5)
@@ -281,7 +290,7 @@ def phrase(request: WriteRequest) -> str:
         if said:
             # Figures given for a point that is its figures, none of them the point's: check them.
             kind = "figures_check" if miscounted(question, point, decision.said or "") else "partly"
-            body = voice.say(kind, quote=said, probe=probe)
+            body = voice.say(kind, quote=said, probe=_without_call_for_precision(probe))
         elif fresh_part and point.part is not None:  # fresh_part implies a part
             # A part whose concept was only named is not one "you haven't answered yet", nor one the
             # candidate said something toward ("PPO epoch 一般就 1 到 2，多了就 off-policy" was met
@@ -320,6 +329,11 @@ PART_ASKING = stems(
     "how what why which does choose number works differs happens matters 怎么 什么 为什么 哪些 如何 多少"
 )
 """Words of a part's text that ask rather than name ("how", "differs", 怎么)."""
+
+
+def _without_call_for_precision(probe: str) -> str:
+    rest = ASKS_PRECISION.sub("", probe, count=1)
+    return rest[:1].upper() + rest[1:] if rest != probe else probe
 
 
 def _names_part(question: Question, part: str, quote: str) -> bool:

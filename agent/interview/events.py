@@ -139,6 +139,15 @@ class PartShown:
 
 
 @dataclass(frozen=True)
+class WrongShown:
+    """A wrong claim stated on a closed question, as its review lists it."""
+
+    quote: str
+    put_right: str | None = None
+    """The later sentence that put it right; None while it stands."""
+
+
+@dataclass(frozen=True)
 class QuestionDone(Event):
     """A question closed; `parts` is its coverage per part, `hinted` what was shown after a hint."""
 
@@ -151,6 +160,9 @@ class QuestionDone(Event):
     """What the interviewer says as the question closes: the answer to a last "I already said that"
     (what was found in the earlier answers, or that nothing was), the correction of a wrong claim
     no follow-up got to challenge, or a word that closes it."""
+    wrong: tuple[WrongShown, ...] = ()
+    capped_by: str | None = None
+    """Why progress counts the question below its depth (a label: a hint, a wrong claim), or None."""
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,17 @@ from agent.brains.listening import partly_said
 from agent.brains.parts import coverage_with_earlier
 from agent.brains.request import WriteRequest
 from agent.brains.wording import claim_of, claim_quote, closing_reply, point_behind, probe_text, respond
-from agent.interview.events import Assessed, PartShown, Prompted, QuestionDone, Reply, SessionDone, Streamed, Token
+from agent.interview.events import (
+    Assessed,
+    PartShown,
+    Prompted,
+    QuestionDone,
+    Reply,
+    SessionDone,
+    Streamed,
+    Token,
+    WrongShown,
+)
 from agent.interview.policy import Limits, decide, stalls_after
 from agent.interview.replies import (
     ANSWERED_IN_PLACE,
@@ -386,12 +396,23 @@ def close(state: InterviewState, runtime: Runtime[InterviewContext]) -> Command[
                     unshown=_unshown_part(state, bank[qid], summary.covered),
                     admitted=turns[-1].action is CandidateAction.answer and admits_a_gap(turns[-1].answer),
                 ),
+                wrong=_wrong_shown(summary.misconceptions),
+                capped_by=summary.capped_by,
             ),
         )
     position = state["position"] + 1
     if state.get("ending") or position >= len(state["plan"]):
         return Command(update={"summaries": summaries}, goto="report")
     return Command(update={"summaries": summaries, **_new_question(state, position, bank)}, goto="ask")
+
+
+def _wrong_shown(hits: list[MisconceptionHit]) -> tuple[WrongShown, ...]:
+    """Each wrong sentence once (one swapping two owners is one wrong claim to the candidate), put
+    right if any of its claims was."""
+    put_right: dict[str, str | None] = {}
+    for hit in hits:
+        put_right[hit.quote] = put_right.get(hit.quote) or hit.put_right
+    return tuple(WrongShown(quote, right) for quote, right in put_right.items())
 
 
 def put_right_later(turns: list[Turn], hits: list[MisconceptionHit], question: Question) -> list[MisconceptionHit]:

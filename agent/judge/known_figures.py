@@ -61,9 +61,13 @@ def _misstates(figure: Figure, claim: str) -> bool:
             if not _of_the_thing(names, match.start("n")):
                 continue
             refused = REFUSED.search(claim[max(0, match.start() - REFUSED_REACH) : match.start("n")])
-            if not refused and float(match.group("n").replace(",", "")) not in figure.right:
+            if not refused and not _right(figure, float(match.group("n").replace(",", ""))):
                 return True
     return False
+
+
+def _right(figure: Figure, number: float) -> bool:
+    return number in figure.right or (figure.at_least is not None and number >= figure.at_least)
 
 
 def _of_the_thing(names: list[tuple[int, int, bool]], at: int) -> bool:

@@ -69,8 +69,9 @@ USED_OR_BUILT_ON = re.compile(
 """Between a name and a lab: the lab uses it or it stands on the lab's work ("verl is used by the Qwen
 team", "slime is built on NVIDIA's Megatron", "Dr. GRPO kept β = 0.04 from DeepSeekMath"), which says
 nothing about who made it."""
-LISTED = re.compile(r"\s*(?:and|&|和|与|及|以及|跟|、)\s*")
-"""Two names joined as a list ("Dr.GRPO 和 DAPO 的机制") are not bound to each other."""
+LISTED = re.compile(r"\s*(?:and|&|和|与|及|以及|跟|、)\s*(?:(?:the|that|this|its|their)\s+)?")
+"""Two names joined as a list ("Dr.GRPO 和 DAPO 的机制", "the gap between the behaviour policy and that
+proximal policy") are not bound to each other."""
 PAREN = re.compile(r"[(（]")
 OWNED_BY_NEXT = re.compile(
     r"\s*(?:'s|’s|的|开源的|推出的|提出的|做的|出品的|家的|团队的|[(（]|(?:is|are|was|belongs to|comes from|是|属于|来自)\s*)\s*$"

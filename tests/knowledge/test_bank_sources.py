@@ -144,3 +144,10 @@ def test_cli_show_in_chinese_heads_the_rubric_in_chinese(runner, app):
         assert heading in result.output, heading
     for english in ("Key points", "probe:", "Misconceptions", "Model answer", "source:", "difficulty"):
         assert english not in result.output, english
+
+
+def test_a_misconception_naming_a_point_the_question_lacks_names_its_line(bank_dir, sourced):
+    sourced["misconceptions"][0]["gets_wrong"] = "no-such-point"
+    text, problem = problem_of(bank_dir, sourced)
+    assert "misconceptions.0.gets_wrong" in problem.message and "no-such-point" in problem.message
+    assert problem.line == line_containing(text, "gets_wrong: no-such-point")

@@ -6,7 +6,7 @@ import pytest
 import yaml
 
 from knowledge.bank import load_bank, validate_bank
-from knowledge.models import Question, Section
+from knowledge.models import Misconception, Question, Section
 from knowledge.template import TemplateError, write_template
 
 
@@ -17,6 +17,8 @@ def test_the_template_lists_every_field_and_is_valid_as_written(tmp_path):
     for field in Question.model_fields:
         if field != "aliases":  # only for renamed ids of a saved profile; a new question has none
             assert f"\n{field}:" in text or f"\n# {field}:" in text, f"the template lacks {field}"
+    for field in Misconception.model_fields:
+        assert f" {field}:" in text, f"the template lacks the misconception's {field}"
     bank, problems = validate_bank(extra=[tmp_path])
     assert problems == []
     question = bank["my-new"]

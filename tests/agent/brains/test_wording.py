@@ -441,6 +441,21 @@ def test_after_a_protest_not_borne_out_a_part_is_not_called_begun(bank, lang):
 
 
 @pytest.mark.parametrize(
+    ("lang", "said"), [("en", "70B-plus MoE is not realistic on TRL"), ("zh", "70B 以上的 MoE 基本不现实")]
+)
+def test_a_line_that_asks_to_go_further_does_not_ask_for_precision_twice(bank, lang, said):
+    """Blind trial 41: "能再说具体一点吗？具体一点：挑三个场景…": the probe's own call for precision is
+    dropped after a line that already makes it, and what the probe asks stays."""
+    question = bank["infra-16"]
+    probe = probe_text(question, "concrete-recommendation", lang)
+    line = line_after(question, [], "concrete-recommendation", said=said, lang=lang)
+    assert said in line and said_in(line, lang, "partly"), line
+    opener = re.split(r"[:：]", probe, maxsplit=1)[0]
+    assert probe[: len(opener) + 1] not in line, line
+    assert probe[len(opener) + 1 :].strip()[1:] in line, line
+
+
+@pytest.mark.parametrize(
     ("lang", "said"),
     [
         ("en", "ProRL trained a 70B model for more than 20,000 steps"),

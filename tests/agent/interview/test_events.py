@@ -11,7 +11,7 @@ from tui.plain import Renderer
 
 JSONL_KEYS = {
     "assessment": ["type", "question", "depth", "covered", "missed", "flags", "brain", "fallback_reason"],
-    "question_done": ["type", "question", "depth", "parts", "hinted", "said"],
+    "question_done": ["type", "question", "depth", "parts", "hinted", "said", "wrong", "capped_by"],
     "session_done": ["type", "session_id", "status"],
 }
 
@@ -40,6 +40,8 @@ def test_a_frozen_event_writes_its_tuples_as_json_lists():
         "parts": [{"part": "why-min", "text": "Why min", "shown": 1, "of": 1, "hinted": True}],
         "hinted": ["why-min-pessimistic"],
         "said": None,
+        "wrong": [],
+        "capped_by": None,
     }
     assert PreviousGap("algo-07", ("clip-the-ratio",)).public() == {
         "question": "algo-07",

@@ -693,6 +693,30 @@ async def test_a_misconception_shown_wrong_later_is_put_right(graph_driver):
     assert [(hit.quote, hit.put_right) for hit in summary.misconceptions] == [(wrong, right)]
 
 
+async def test_a_misconception_is_put_right_by_the_point_it_names_as_the_one_it_gets_wrong(graph_driver, bank):
+    """Blind trial 41: "OPD 的损失用的是前向 KL，也就是 KL(老师‖学生)" shares most words with the point on
+    SFT, so the reverse-KL derivation after the challenge did not count as putting it right; the
+    misconception names the point it gets wrong (`gets_wrong`)."""
+    driver = graph_driver(plan=["algo-17"], lang="zh", max_follow_ups=1)
+    await driver.start()
+    wrong = "OPD 用前向 KL，也就是 KL(老师‖学生)，所以是 mode-covering 的。"
+    await driver.reply("answer", "学生自己采样，老师给每个 token 打分。" + wrong)
+    assert [m.misconception for m in driver.progress.assessment.misconceptions] == ["opd-forward-kl"]
+    right = (
+        "在学生自己采的样本上算 log π_学生 − log π_老师，期望就是 KL(学生‖老师)，也就是反向 KL，是 mode-seeking 的。"
+    )
+    await driver.reply("answer", "您说得对，我说错了，收回。" + right)
+    [summary] = driver.values["summaries"]
+    [hit] = summary.misconceptions
+    assert hit.quote == wrong and hit.put_right and hit.put_right in right
+    # the plain screen lists it as put right, and says what it costs (it was only in the report)
+    done = next(e for e in driver.streamed if isinstance(e, QuestionDone))
+    out = io.StringIO()
+    Renderer(out, jsonl=False, bank=bank, lang="zh").show(done)
+    assert "“OPD 用前向 KL" in out.getvalue() and "后来已改正" in out.getvalue(), out.getvalue()
+    assert ("进度里这道题按 2/4 计" in out.getvalue()) is (summary.depth > 2), out.getvalue()
+
+
 async def test_a_misconception_said_twice_is_quoted_as_first_said_and_stays(graph_driver):
     """The review quotes a wrong claim where it was first made (a retraction misread as the claim had
     been quoted in its place), and one repeated is not put right."""
@@ -714,6 +738,8 @@ async def test_a_swap_not_put_right_stays_against_the_candidate(graph_driver):
     await driver.reply("answer", "我觉得就是这样，SGLang 的 PagedAttention 更快。")
     [summary] = driver.values["summaries"]
     assert summary.misconceptions and not any(hit.put_right for hit in summary.misconceptions)
+    done = next(e for e in driver.streamed if isinstance(e, QuestionDone))
+    assert [w.put_right for w in done.wrong] == [None], "one sentence swapping two owners: one wrong claim"
     [attempt] = attempts_in(driver.values, lambda _: datetime(2026, 12, 1, tzinfo=UTC))
     assert set(attempt.misconceptions) == {hit.misconception for hit in summary.misconceptions}
 

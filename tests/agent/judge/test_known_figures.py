@@ -19,6 +19,7 @@ EXPERTS = figure_id("deepseek-v3-experts-per-token")
 FLOPS = figure_id("inference-flops-per-token")
 E4M3, E5M2 = figure_id("e4m3-max"), figure_id("e5m2-max")
 BLOCK = figure_id("vllm-default-block-size")
+SHARE = figure_id("v32-post-training-share")
 
 
 @pytest.mark.parametrize(
@@ -54,6 +55,16 @@ BLOCK = figure_id("vllm-default-block-size")
         ("vLLM's PagedAttention stores KV in blocks of 16 tokens by default.", []),
         ("vLLM uses blocks of 32 tokens for this model.", []),  # a setting, not the default
         ("By default vLLM's block_size is 16, while SGLang's page size defaults to 1.", []),
+        # Blind trial 41: V3.2's post-training budget given a tenth of its floor; the floor is no ceiling
+        (
+            "The V3.2 paper is mostly about scaling RL: they spent roughly 1% of the pretraining compute on RL "
+            "post-training, already much more than earlier models.",
+            [SHARE],
+        ),
+        ("V3.2 的 RL 后训练只用了预训练算力的 1%。", [SHARE]),
+        ("V3.2 spent more than 10% of its pretraining compute on post-training.", []),
+        ("V3.2 的后训练算力超过预训练成本的 10%。", []),
+        ("V3.2 put about 15% of the pretraining compute into RL.", []),
         # right figures, rivals with their own, questions and refusals
         ("DeepSeek-V3 has 256 routed experts and activates 8 of them per token plus a shared one.", []),
         ("DeepSeek-V3 每个 token 激活 8 个 routed expert，总参数 671B，激活 37B。", []),

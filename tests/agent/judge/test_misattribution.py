@@ -206,6 +206,8 @@ def test_a_term_given_to_a_rival_is_found(sentence, given):
         "每个 MoE 层有两次 all-to-all：dispatch 负责按 router 的 top-k 结果把 token 发到持有对应 expert 的 GPU 上，combine 负责把输出送回原来的 rank。",
         # both named as a list: the role is the pair's
         "EP uses all-to-all dispatch and combine to send tokens to the ranks holding their experts, not an all-reduce.",
+        # blind trial 41: the gap between the two is what the weight corrects, right as said
+        "The gap between the stale behaviour policy and that proximal policy is corrected with an importance weight.",
         "CISPO 对每个 token 的权重做裁剪，序列级 ratio 是 GSPO 的做法。",
         "The sequence-level ratio is GSPO's, not CISPO's.",
         # "unlike X," names the side compared with, not the subject.
@@ -413,6 +415,13 @@ def test_the_correction_of_a_swap_also_says_what_the_rival_owns(lang):
     cispo = next(o for g in load_facts().groups for o in g.owners if o.name == "CISPO" and g.binds_by == "origin")
     assert "DeepSeek" in correction and "GRPO" in correction
     assert all(attribute.name in correction for attribute in cispo.owns)
+
+
+def test_a_correction_opens_a_sentence_and_gives_no_bracket_a_possessive():
+    """Blind trial 41: "the wider dynamic range is E5M2 (5 exponent bits, 2 mantissa bits)'s"."""
+    for misconception in misattributions().values():
+        assert not misconception.correction.startswith(("the ", "a ", "an ")), misconception.correction
+        assert ")'s" not in misconception.correction and ")'" not in misconception.correction
 
 
 def test_a_chinese_challenge_or_correction_names_the_terms_in_chinese():
