@@ -442,6 +442,8 @@ def test_a_judge_set_to_an_embedding_its_heads_were_not_trained_on_leaves_the_an
         # A trial (algo-07): credited as what goes wrong without clipping, and acknowledged.
         ("algo-07", "Without clipping it is fine, nothing bad happens.", "no-clip-failure"),
         ("algo-07", "去掉 clip 其实没事，什么都不会发生。", "no-clip-failure"),
+        # Blind trial 41 (infra-16): "it depends" with no pick is the half the point says is missing.
+        ("infra-16", "场景不同答案不同，我说一下理由。", "decision-criteria"),
     ],
 )
 def test_a_point_waved_away_is_not_credited(scorer, qid, answer, point):
