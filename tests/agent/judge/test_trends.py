@@ -69,6 +69,23 @@ def test_the_trials_reversed_beta_is_charged_and_challenged(scorer):
             "staleness-bound-throughput",
         ),
         ("放宽 staleness 上限会让吞吐下降。", "staleness-bound-throughput"),
+        # Trial 42's plants (algo-06, infra-14): the KL coefficient said to push the policy away, and a
+        # looser staleness bound said to calm the importance weights.
+        (
+            "The KL penalty in GRPO encourages exploration: the larger the KL coefficient, the more the policy "
+            "is pushed away from the reference model to try new solutions.",
+            "kl-coefficient",
+        ),
+        (
+            "其实 KL 惩罚项也是用来鼓励探索的：KL 系数越大，策略就越被推着离开参考模型，去尝试新的解法。",
+            "kl-coefficient",
+        ),
+        (
+            "A larger staleness bound lowers the variance of the importance weights, because each batch mixes "
+            "data from more policy versions and the ratios average out.",
+            "staleness-weight-variance",
+        ),
+        ("staleness 上限越大，重要性权重的方差越小。", "staleness-weight-variance"),
     ],
 )
 def test_a_trend_turned_round_is_read_as_its_wrong_claim(sentence, trend):
@@ -96,6 +113,10 @@ def test_a_trend_turned_round_is_read_as_its_wrong_claim(sentence, trend):
         "Loosening the bound raises throughput, because rollout workers wait less, but the data gets more off-policy.",
         "staleness 上限越大，吞吐越高，但数据越 off-policy。",
         "With eta = 0 the system is synchronous and throughput is lowest; raising eta to 4 recovers most of the speedup.",
+        "KL 系数越大，策略越不容易离开参考模型。",
+        "A larger beta stops the policy from being pushed away from the reference.",
+        "A larger staleness bound raises the variance of the importance weights.",
+        "staleness 上限越大，重要性权重的方差越大。",
         # Negated, asked, or a reason rather than an effect: no claim of direction to judge.
         "A larger β does not let the policy drift further.",
         "Does a larger β keep the policy closer to the reference?",
