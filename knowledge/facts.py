@@ -317,8 +317,20 @@ def misattributions() -> dict[str, Misconception]:
                 names, ref = [*attribute.names, *owner.names], attribute.source.ref
                 statement = f"{attribute.name} belongs to a rival of {owner.name}."
                 statement_zh = f"把 {attribute.named('zh')} 安到了 {owner.named('zh')} 之外的系统头上。"
-                correction = f"{owned_by(attribute.name, owner.name)} ({group.what.en}; {ref}). In full: {each_en}."
-                correction_zh = f"{attribute.named('zh')} 属于 {owner.named('zh')}（{group.what.zh}；{ref}）。完整的对应：{each_zh}。"
+                # an origin is said the way round it happened ("… came from the Dr. GRPO paper", not
+                # "the Dr. GRPO paper is the removal of GRPO's length and difficulty biases'")
+                said = (
+                    f"{owner.name[:1].upper()}{owner.name[1:]} came from {attribute.name}"
+                    if group.binds_by == "origin"
+                    else owned_by(attribute.name, owner.name)
+                )
+                correction = f"{said} ({group.what.en}; {ref}). In full: {each_en}."
+                said_zh = (
+                    f"{owner.named('zh')} 出自 {attribute.named('zh')}"
+                    if group.binds_by == "origin"
+                    else f"{attribute.named('zh')} 属于 {owner.named('zh')}"
+                )
+                correction_zh = f"{said_zh}（{group.what.zh}；{ref}）。完整的对应：{each_zh}。"
                 if group.binds_by == "role":  # two rivals; "recorded is the inference engine's" reads wrong
                     rival = next(o for o in group.owners if o is not owner)
                     statement = f"{attribute.name[:1].upper()}{attribute.name[1:]}: {rival.name}, not {owner.name}."

@@ -60,6 +60,9 @@ DANGLING = re.compile(
 """A clause ending in one of these was cut mid-thought (by the sentence splitter or the writer)."""
 REASON = re.compile(r"^(?:(?:because|since)\b|因为|由于)", re.I)
 """A clause opening with one of these gives a reason: it is quoted with the claim before it."""
+SETTING = re.compile(r"^(?:(?:for|in|on|with|as for|regarding)\b|对于|关于|至于|在)", re.I)
+"""A short clause opening with one of these sets the scene ("For best-of-N", blind trial 42's quote
+for an expert point): it names the subject, not the claim."""
 PREMISE = re.compile(r"^(?:(?:if|when|whenever|once|unless)\b|如果|假如|要是|假设|一旦|只要|之所以)", re.I)
 """A clause opening with one of these states a condition, not a claim: "If the loss is all-reduced
 twice" was quoted as the wrong claim of "..., nothing really happens"."""
@@ -94,7 +97,7 @@ def claim_quote(
         piece = LEADING_JOIN.sub("", piece.strip(" ,;:，；：、.。"))
         if carries_content(piece) and not DANGLING.search(piece):
             clauses.append(piece)
-            if introduces:
+            if introduces or (SETTING.match(piece) and _words(piece) <= 4):
                 lead_ins.add(piece)
             if opens_with_but:
                 turned.add(piece)

@@ -78,6 +78,12 @@ OWNED_BY_NEXT = re.compile(
 )
 """What joins a term to the name right after it that owns it ("ByteDance's verl", "X (vLLM)",
 "序列级 ratio 是 GSPO 的做法")."""
+PROPOSED_NEXT = re.compile(
+    r"\s*(?:(?:also|first|originally)\s+)?(?:proposed|introduced|invented|came up with)\s+(?:the\s+)?$|"
+    r"\s*(?:还|也|最早|首先|率先)?(?:提出了?|发明了?|引入了?)\s*$"
+)
+"""An origin named before the technique it made, in the active voice ("DAPO introduced Clip-Higher",
+"Dr.GRPO 还提出了 clip-higher")."""
 POSSESSOR = re.compile(r"[a-z0-9]'s\s*$|\S\s*的\s*$")
 AFTER_TERM = re.compile(
     r"'s\b|\s+(?:built|developed|created|released|open-sourced|proposed|introduced)\b|"
@@ -158,7 +164,9 @@ def _bound_to(
     for owner in owners:
         if owner.end <= term.start:
             gap = stretch[owner.end : term.start]
-            after = AFTER_TERM.match(stretch, term.end)
+            # a relating word after the term binds it to a name before it in the same clause only
+            # ("Dr. GRPO 去掉了长度偏差，DAPO 提出了 clip-higher": DAPO made clip-higher, not that)
+            after = AFTER_TERM.match(stretch, term.end) and not CLAUSE_BREAK_ZH.search(gap)
             # A name right before its predicate ("ZeRO-3 only shards ...", "decode compute-bound") is its subject;
             # a bracket relates only right after the name ("verl (ByteDance)", not "(Dr. GRPO), ... (DAPO").
             said = relation.search(PAREN.sub(" ", gap)) or gap.strip() in ("(", "（")
@@ -166,7 +174,7 @@ def _bound_to(
             related = related and not LISTED.fullmatch(gap)
         elif owner.start >= term.end:
             gap = stretch[term.end : owner.start]
-            related = bool(OWNED_BY_NEXT.match(gap))
+            related = bool(OWNED_BY_NEXT.match(gap) or (relation is RELATION["origin"] and PROPOSED_NEXT.match(gap)))
         else:
             continue
         # a rival named between them is nearer the term ("decoupled PPO 的 proximal policy，以及 GSPO 那种序列级
@@ -182,6 +190,9 @@ def _bound_to(
 
 
 COMMA = re.compile(r"[,，、]")
+CLAUSE_BREAK_ZH = re.compile(r"[，；;]")
+"""In Chinese a comma starts a new clause ("…长度偏差，DAPO 提出了…"); in English a comma may open a
+relative clause about the name before it ("Mooncake, which ByteDance built")."""
 
 
 def _clause_around(stretch: str, owner: _Name, term: _Name) -> str:

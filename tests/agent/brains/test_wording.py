@@ -493,3 +493,26 @@ def test_a_quote_cut_to_length_still_carries_content_or_is_not_made(bank):
     quote = claim_quote(sentence, point.cues.all(), point.statement)
     assert quote is None or carries_content(quote.rstrip("…"))
     assert claim_quote("PPO clips the ratio so the step stays small.") == "PPO clips the ratio"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "cues", "claim", "not_quoted"),
+    [
+        (
+            "For best-of-N, the KL from the base policy is log N - (N-1)/N, so N=16 costs about 1.8 nats.",
+            ["best-of-n", "log n"],
+            "best-of-N's KL from the base policy is log N minus (N-1)/N",
+            "For best-of-N",
+        ),
+        (
+            "对于 best-of-N，和基座的 KL 是 log N 减 (N-1)/N。",
+            ["best-of-n"],
+            "best-of-N 的 KL 是 log N 减 (N-1)/N",
+            "对于 best-of-N",
+        ),
+    ],
+)
+def test_a_clause_that_only_sets_the_scene_is_not_the_quote(sentence, cues, claim, not_quoted):
+    """Blind trial 42: an expert point's evidence was quoted as “For best-of-N”."""
+    quote = claim_quote(sentence, cues, claim)
+    assert quote and quote != not_quoted and "log N" in quote, quote

@@ -597,12 +597,30 @@ def test_clip_higher_put_on_the_lower_bound_is_found_and_the_right_side_left_alo
         "misattributed-clip-higher-raises-upper",
         "misattributed-clip-higher-keeps-lower",
         "misattributed-clip-higher-from-dapo",
+        "misattributed-clip-higher-in-dapo",
     }
     # the raise to keep entropy up is a purpose, not the lower bound kept; CISPO's bounds are not DAPO's
     assert misattributions_in("DAPO's clip-higher raises the upper clip bound to keep entropy from collapsing.") == []
     assert (
         misattributions_in("In CISPO they tune only the lower bound eps_low and leave the upper bound infinite.") == []
     )
+
+
+@pytest.mark.parametrize(
+    ("sentence", "wrong"),
+    [
+        # Blind trial 42's plant (algo-13): the technique given to the other paper of the season.
+        ("Dr.GRPO 还提出了 clip-higher，把 clip 的上界 ε_high 从 0.2 提到 0.28，防止 entropy collapse。", True),
+        ("Dr. GRPO introduced Clip-Higher to fight entropy collapse.", True),
+        ("DeepSeek introduced Clip-Higher.", True),
+        ("DAPO 提出了 clip-higher。", False),
+        ("DAPO introduced clip-higher, and Dr. GRPO removed the length bias.", False),
+        # a Chinese comma ends the clause: DAPO is not given to the bias named before it
+        ("Dr. GRPO 去掉了长度偏差，DAPO 提出了 clip-higher。", False),
+    ],
+)
+def test_an_origin_named_before_what_it_proposed_is_read_in_the_active_voice(sentence, wrong):
+    assert bool(misattributions_in(sentence)) is wrong
 
 
 def test_our_own_text_gives_no_term_to_the_wrong_owner():
