@@ -49,6 +49,7 @@ from agent.interview.replies import (
 from agent.interview.retrieval import Retriever
 from agent.judge.misattribution import puts_right
 from agent.judge.scoring import depth_with_earlier, reason_in
+from agent.judge.trends import states_right
 from agent.state import (
     Amended,
     Assessment,
@@ -424,7 +425,10 @@ def put_right_later(turns: list[Turn], hits: list[MisconceptionHit], question: Q
     for hit in hits:
         said = next(i for i, t in enumerate(turns) if t.assessment and hit in t.assessment.misconceptions)
         later = [s for t in turns[said + 1 :] for s in sentences(t.answer)]
-        right = next((s for s in later if puts_right(hit.misconception, hit.quote, s)), None)
+        right = next(
+            (s for s in later if puts_right(hit.misconception, hit.quote, s) or states_right(hit.misconception, s)),
+            None,
+        )
         right = right or _shows_what_it_gets_wrong(question, hit, turns[said + 1 :])
         out.append(hit.model_copy(update={"put_right": right}) if right else hit)
     return out

@@ -198,6 +198,13 @@ def _moves(trend: Trend, stretch: str) -> list[_Move]:
         for span in _spans(tuple(vocabulary), stretch)
     ]
     quantity_names = _spans(tuple(q.names), stretch)
+    # an effect's words running into the quantity's name are the name's ("larger kl" in "a larger kl
+    # coefficient" is the coefficient raised, not the divergence grown)
+    phrases = [
+        m
+        for m in phrases
+        if m.of_quantity or not any(m.start < end and start < m.end and m.end < end for start, end in quantity_names)
+    ]
     phrases += _changed_in_figures(stretch, quantity_names)
     taken = [(m.start, m.end) for m in phrases]
     names = [(span, True, True) for span in quantity_names if not _overlaps(span, taken)]
@@ -218,7 +225,8 @@ def _negated(stretch: str) -> list[tuple[int, int]]:
     ]
 
 
-def _turned_round(trend: Trend, stretch: str) -> bool:
+def _turned_round(trend: Trend, stretch: str, *, right_way: bool = False) -> bool:
+    """Is the trend stated the wrong way round in the stretch (or, with `right_way`, the right way)?"""
     negated = _negated(stretch)
     moves = [m for m in _moves(trend, stretch) if not _overlaps((m.start, m.end), negated)]
     quantity = sorted((m for m in moves if m.of_quantity), key=lambda m: m.start)
@@ -231,12 +239,23 @@ def _turned_round(trend: Trend, stretch: str) -> bool:
         if min(distance) <= REACH:
             said[distance.index(min(distance))].add(effect.up)
     # One way only: an effect said both ways of one move is no claim to judge.
-    return any(len(ups) == 1 and next(iter(ups)) != q.up for q, ups in zip(quantity, said, strict=True))
+    return any(len(ups) == 1 and (next(iter(ups)) == q.up) is right_way for q, ups in zip(quantity, said, strict=True))
 
 
 def reversed_trends(sentence: str) -> list[str]:
     """The wrong claims (misconception ids) of the trends the sentence states the wrong way round."""
     return [trend_id(t.id) for t in _turned(sentence)]
+
+
+def states_right(misconception: str, sentence: str) -> bool:
+    """Does the sentence state the right way round the trend this wrong claim turned round (blind
+    trial 42's "a larger KL coefficient restricts exploration", after "… pushed away from the
+    reference")?"""
+    trend = next((t for t in load_facts().trends if trend_id(t.id) == misconception), None)
+    if trend is None:
+        return False
+    claims = [c for c in CLAIM.findall(normalise(sentence)) if not ASKED.search(c)]
+    return any(_turned_round(trend, s, right_way=True) for c in claims for s in CONTRAST.split(c) if s.strip())
 
 
 def turns_round_a_trend_of(text: str, sentence: str) -> bool:

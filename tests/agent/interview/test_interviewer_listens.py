@@ -717,6 +717,20 @@ async def test_a_misconception_is_put_right_by_the_point_it_names_as_the_one_it_
     assert ("进度里这道题按 2/4 计" in out.getvalue()) is (summary.depth > 2), out.getvalue()
 
 
+async def test_a_trend_turned_round_is_put_right_by_saying_it_the_right_way(graph_driver):
+    """Blind trial 42: "the larger the KL coefficient, the more the policy is pushed away from the
+    reference", retracted with "a larger KL coefficient restricts exploration", stayed held."""
+    driver = graph_driver(plan=["algo-06"], lang="en", max_follow_ups=1)
+    await driver.start()
+    wrong = "The larger the KL coefficient, the more the policy is pushed away from the reference model."
+    await driver.reply("answer", "RL explores by sampling at temperature 1. " + wrong)
+    assert "reversed-kl-coefficient" in {m.misconception for m in driver.progress.assessment.misconceptions}
+    right = "It pulls the policy back toward the reference model, so a larger KL coefficient restricts exploration."
+    await driver.reply("answer", "I need to correct that. " + right)
+    [summary] = driver.values["summaries"]
+    assert [(hit.quote, hit.put_right) for hit in summary.misconceptions] == [(wrong, right)]
+
+
 async def test_a_misconception_said_twice_is_quoted_as_first_said_and_stays(graph_driver):
     """The review quotes a wrong claim where it was first made (a retraction misread as the claim had
     been quoted in its place), and one repeated is not put right."""

@@ -11,7 +11,7 @@ import pytest
 from agent.brains.request import WriteRequest
 from agent.brains.wording import phrase
 from agent.interview.policy import Limits, decide
-from agent.judge.trends import reversed_trends
+from agent.judge.trends import reversed_trends, states_right
 from agent.state import CandidateAction, QuestionProgress
 from agent.text import sentences
 from knowledge.bank import load_bank
@@ -160,3 +160,23 @@ def test_a_trend_turned_round_is_no_evidence_for_a_point_that_names_its_quantity
     assert not cannot_show(question, optimum, right)
     unrelated = next(kp for kp in question.key_points if "β" not in kp.statement and "beta" not in kp.statement.lower())
     assert not cannot_show(question, unrelated, wrong), "a point that does not name β is not concerned"
+
+
+@pytest.mark.parametrize(
+    ("trend", "sentence", "right"),
+    [
+        (
+            "kl-coefficient",
+            "It pulls the policy back toward the reference, so a larger KL coefficient restricts exploration.",
+            True,
+        ),
+        ("kl-coefficient", "A larger KL coefficient keeps the policy closer to the reference.", True),
+        ("kl-coefficient", "A larger KL coefficient lets the policy drift further from the reference.", False),
+        ("staleness-weight-variance", "A larger staleness bound raises the variance of the importance weights.", True),
+        ("staleness-weight-variance", "staleness 上限越大，重要性权重的方差越小。", False),
+        ("staleness-weight-variance", "Staleness is how many versions old the data is.", False),
+    ],
+)
+def test_a_trend_said_the_right_way_round_is_read_as_putting_its_reversal_right(trend, sentence, right):
+    """Blind trial 42's retraction ("a larger KL coefficient restricts exploration") put nothing right."""
+    assert states_right(trend_id(trend), sentence) is right
